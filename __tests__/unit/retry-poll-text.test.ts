@@ -1,0 +1,118 @@
+import {
+  backoffDelayMs,
+  isRetryable,
+  parseRetryAfterMs,
+  retryDelayMs,
+  DEFAULT_RETRY_POLICY,
+} from '../../src/service/retry.js';
+import { NetworkError, ResponseFormatError, ServiceError } from '../../src/service/errors.js';
+import { poll } from '../../src/poll.js';
+import { formatElapsed, markdownCell, neutraliseLines, oneLine } from '../../src/text.js';
+
+const status = (code: number, retryAfterMs?: number) =>
+  new ServiceError('x', code, undefined, 'x', retryAfterMs);
+
+describe('retry policy', () => {
+  it('retries reads on 5xx, 429, network and format errors, but not on 4xx', () => {
+    for (const error of [
+      status(500),
+      status(503),
+      status(429),
+      new NetworkError('x', false),
+      new ResponseFormatError('x'),
+    ]) {
+      expect(isRetryable(error, true)).toBe(true);
+    }
+    for (const error of [status(400), status(401), status(403), status(404), new Error('bug')])
+      expect(isRetryable(error, true)).toBe(false);
+  });
+
+  it('retries create and dispatch only when the request certainly was not processed', () => {
+    expect(isRetryable(new NetworkError('refused', true), false)).toBe(true);
+    expect(isRetryable(status(429), false)).toBe(true);
+    expect(isRetryable(new NetworkError('reset', false), false)).toBe(false);
+    expect(isRetryable(status(502), false)).toBe(false);
+    expect(isRetryable(new ResponseFormatError('truncated'), false)).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    const policy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 8000 };
+    expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, policy, () => 1))).toEqual([
+      1000, 2000, 4000, 8000, 8000,
+    ]);
+    expect([1, 2, 3].map((n) => backoffDelayMs(n, policy, () => 0))).toEqual([500, 1000, 2000]);
+  });
+
+  it('honours Retry-After in seconds or as a date', () => {
+    expect(parseRetryAfterMs('3', 0)).toBe(3000);
+    expect(parseRetryAfterMs('0.5', 0)).toBe(500);
+    expect(parseRetryAfterMs(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+    expect(parseRetryAfterMs('soon', 0)).toBeUndefined();
+    expect(retryDelayMs(status(429, 7000), 1, DEFAULT_RETRY_POLICY)).toBe(7000);
+  });
+});
+
+describe('poll', () => {
+  it('reads one interval apart until done', async () => {
+    const reads: number[] = [];
+    const start = Date.now();
+    const outcome = await poll({
+      read: async () => reads.push(Date.now() - start),
+      isDone: (count) => count === 3,
+      intervalMs: 40,
+      deadline: start + 5000,
+    });
+    expect(outcome).toEqual({ kind: 'done', value: 3 });
+    expect(reads[0]).toBeGreaterThanOrEqual(35);
+    expect(reads[2] - reads[1]).toBeGreaterThanOrEqual(35);
+  });
+
+  it('times out with the last value, reading once at the deadline', async () => {
+    let reads = 0;
+    const outcome = await poll({
+      read: async () => ++reads,
+      isDone: () => false,
+      intervalMs: 30,
+      deadline: Date.now() + 100,
+    });
+    expect(outcome.kind).toBe('timeout');
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(reads).toBeLessThanOrEqual(4);
+  });
+
+  it('stops at once when aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const started = Date.now();
+    const outcome = await poll({
+      read: async () => 1,
+      isDone: () => false,
+      intervalMs: 10_000,
+      deadline: Date.now() + 60_000,
+      signal: controller.signal,
+    });
+    expect(outcome).toEqual({ kind: 'aborted', last: undefined });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('text safety', () => {
+  it('neutralises lines that would be workflow commands', () => {
+    expect(neutraliseLines('ok\n::set-output name=x::y\n  ::error::z\n##[group]g')).toBe(
+      'ok\n» ::set-output name=x::y\n» ::error::z\n» ##[group]g',
+    );
+  });
+
+  it('flattens server text to one line', () => {
+    expect(oneLine('fix\n::add-mask::x\r\n\u001b[31mred')).toBe('fix ::add-mask::x [31mred');
+    expect(oneLine('a'.repeat(10), 5)).toBe('aaaa…');
+  });
+
+  it('escapes summary cells', () => {
+    expect(markdownCell('a|b <script>\nc')).toBe('a\\|b &lt;script&gt; c');
+  });
+
+  it('formats elapsed time', () => {
+    expect([5_000, 65_000, 3_725_000].map(formatElapsed)).toEqual(['5s', '1m05s', '1h02m']);
+  });
+});

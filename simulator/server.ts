@@ -1,0 +1,292 @@
+/**
+ * The HTTP server: keep-alive tuning, connection ids, request recording, fault application, routing
+ * to the service and control routes, and the JSON envelope (`{ data }` / `{ errors }`).
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Timers } from './clock.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import type { Fault, FaultRegistry } from './faults.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, as sent. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body, the raw text when it is not JSON, or undefined when there was no body. */
+  body: unknown;
+  /** Status sent; null while pending or when no response was sent (reset fault, client gone). */
+  status: number | null;
+  /** Counter per TCP connection (1, 2, ...): equal ids mean a reused connection. */
+  connectionId: number;
+  receivedAt: string;
+  /** Whether the operation was performed (handler ran). */
+  processed: boolean;
+  /** The kind of the fault applied to this request, if any. */
+  fault?: Fault['kind'];
+  /** True for `/_sim/` control routes. */
+  control?: boolean;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** JSON-serialised unless it is a string (sent as is). Undefined: empty body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+  method: string;
+  /** Path without query. */
+  pathname: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+}
+
+export interface Route {
+  method: string;
+  /** Matched against the whole pathname; capture groups become `params` (URI-decoded). */
+  pattern: RegExp;
+  handler: (ctx: RequestContext, params: string[]) => ApiResponse | Promise<ApiResponse>;
+  /** Headers added to every response of this route, errors included. */
+  headers?: Record<string, string>;
+}
+
+export const ok = (data: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status: 200,
+  body: { data },
+  ...(headers ? { headers } : {}),
+});
+
+/** The body parsed as JSON; undefined when empty; 400 when it is not valid JSON. */
+export function parseJsonBody(ctx: RequestContext): unknown {
+  if (ctx.rawBody.trim() === '') return undefined;
+  try {
+    return JSON.parse(ctx.rawBody);
+  } catch {
+    throw badRequest('The request body is not valid JSON');
+  }
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+function serialize(resp: ApiResponse): { status: number; headers: Record<string, string>; payload: Buffer } {
+  const headers: Record<string, string> = {};
+  let payload: Buffer;
+  if (resp.body === undefined) payload = Buffer.alloc(0);
+  else if (typeof resp.body === 'string') {
+    payload = Buffer.from(resp.body, 'utf8');
+    headers['content-type'] = resp.body.trimStart().startsWith('<')
+      ? 'text/html; charset=utf-8'
+      : 'application/json; charset=utf-8';
+  } else {
+    payload = Buffer.from(JSON.stringify(resp.body), 'utf8');
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  for (const [name, value] of Object.entries(resp.headers ?? {})) headers[name.toLowerCase()] = value;
+  headers['content-length'] = String(payload.length);
+  return { status: resp.status, headers, payload };
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || !!address?.startsWith('127.');
+}
+
+export interface SimServerOptions {
+  routes: Route[];
+  controlRoutes: Route[];
+  faults: FaultRegistry;
+  timers: Timers;
+  requests: RecordedRequest[];
+}
+
+export interface SimServer {
+  server: Server;
+  /** Destroys every open socket. */
+  destroySockets(): void;
+}
+
+export function createSimServer(opts: SimServerOptions): SimServer {
+  const sockets = new Set<Socket>();
+  const connectionIds = new WeakMap<Socket, number>();
+  let connections = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      console.error('simulator: request handling failed:', error);
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'Internal simulator error' }] }));
+      } else res.destroy();
+    });
+  });
+  // Behind a real load balancer (idle timeout ~60 s) a client polling every 5-10 s keeps one connection.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.on('connection', (socket: Socket) => {
+    connectionIds.set(socket, ++connections);
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function route(routes: Route[], ctx: RequestContext): Promise<ApiResponse> {
+    for (const r of routes) {
+      const match = r.pattern.exec(ctx.pathname);
+      if (!match || r.method !== ctx.method) continue;
+      try {
+        let params: string[];
+        try {
+          params = match.slice(1).map((p) => decodeURIComponent(p));
+        } catch {
+          throw badRequest('The path contains an invalid escape sequence');
+        }
+        const resp = await r.handler(ctx, params);
+        return r.headers ? { ...resp, headers: { ...r.headers, ...resp.headers } } : resp;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return { status: error.status, body: error.toBody(), ...(r.headers ? { headers: r.headers } : {}) };
+      }
+    }
+    return { status: 404, body: notFound(`No route for ${ctx.method} ${ctx.pathname}`).toBody() };
+  }
+
+  function write(res: ServerResponse, record: RecordedRequest, resp: ApiResponse): void {
+    if (res.destroyed || res.writableEnded || res.socket?.destroyed) return;
+    const { status, headers, payload } = serialize(resp);
+    record.status = status;
+    res.writeHead(status, headers);
+    res.end(payload);
+  }
+
+  async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    }
+    return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Listener removed afterwards: a keep-alive socket serves many requests.
+    const connection = { gone: false };
+    const onClose = (): void => {
+      connection.gone = true;
+    };
+    req.socket.on('close', onClose);
+    try {
+      await handleRequest(req, res, connection);
+    } finally {
+      req.socket.off('close', onClose);
+    }
+  }
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse, connection: { gone: boolean }): Promise<void> {
+    const socket = req.socket;
+    const receivedAt = new Date().toISOString();
+    const url = req.url ?? '/';
+    const pathname = url.split('?')[0];
+    const method = (req.method ?? 'GET').toUpperCase();
+    const { text, tooLarge } = await readBody(req);
+    let body: unknown = undefined;
+    if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    const control = pathname === '/_sim' || pathname.startsWith('/_sim/');
+    const record: RecordedRequest = {
+      method,
+      path: url,
+      headers: { ...req.headers },
+      body,
+      status: null,
+      connectionId: connectionIds.get(socket) ?? 0,
+      receivedAt,
+      processed: false,
+    };
+    if (control) record.control = true;
+    opts.requests.push(record);
+
+    if (tooLarge) {
+      return write(res, record, { status: 413, body: badRequest('The request body is too large').toBody() });
+    }
+    const ctx: RequestContext = { method, pathname, headers: req.headers, rawBody: text };
+    if (control) {
+      if (!isLoopback(socket.remoteAddress)) {
+        return write(res, record, {
+          status: 403,
+          body: { errors: [{ code: 'FORBIDDEN', message: 'Control routes are for loopback clients only' }] },
+        });
+      }
+      record.processed = true;
+      return write(res, record, await route(opts.controlRoutes, ctx));
+    }
+
+    const fault = opts.faults.take(method, url);
+    if (fault) record.fault = fault.kind;
+    const perform = (): Promise<ApiResponse> => {
+      record.processed = true;
+      return route(opts.routes, ctx);
+    };
+
+    if (!fault) return write(res, record, await perform());
+    switch (fault.kind) {
+      case 'status': {
+        if (fault.processed) await perform();
+        const defaultBody = {
+          errors: [{ code: 'SIMULATED_FAULT', message: `Simulated HTTP ${fault.status} from the simulator` }],
+        };
+        return write(res, record, {
+          status: fault.status,
+          body: fault.body === undefined ? defaultBody : fault.body,
+          ...(fault.headers ? { headers: fault.headers } : {}),
+        });
+      }
+      case 'reset':
+        if (fault.processed) await perform();
+        socket.destroy();
+        return;
+      case 'partial': {
+        const { status, headers, payload } = serialize(await perform());
+        if (res.destroyed || socket.destroyed) return;
+        record.status = status;
+        res.writeHead(status, headers);
+        res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => socket.destroy());
+        return;
+      }
+      case 'delay': {
+        if (fault.processed) {
+          const resp = await perform();
+          await opts.timers.sleep(fault.ms);
+          return write(res, record, resp);
+        }
+        await opts.timers.sleep(fault.ms);
+        if (connection.gone || socket.destroyed || opts.timers.isClosed) return;
+        return write(res, record, await perform());
+      }
+      case 'body': {
+        const resp = await perform();
+        const headers = { ...resp.headers, ...fault.headers };
+        return write(res, record, { status: fault.status ?? resp.status, body: fault.body, headers });
+      }
+      case 'mutate': {
+        const resp = await perform();
+        return write(res, record, { ...resp, body: fault.mutate(structuredClone(resp.body)) });
+      }
+    }
+  }
+
+  return {
+    server,
+    destroySockets() {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+    },
+  };
+}

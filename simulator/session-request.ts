@@ -1,0 +1,205 @@
+/** Validation of `POST /v2/device-run-sessions` bodies: every rule of the spec's request table and rules 1–4. */
+import type { Account } from './accounts.js';
+import { ApiError, badRequest, isUuid } from './errors.js';
+
+export type Platform = 'android' | 'ios';
+export type SessionType = 'agent-device' | 'appium' | 'argent' | 'serve-sim';
+export const SESSION_TYPES: SessionType[] = ['agent-device', 'appium', 'argent', 'serve-sim'];
+const PLATFORMS: Platform[] = ['android', 'ios'];
+
+/** Upper bound of `maxDurationMinutes` (the five further minutes are reserved for cleanup). */
+export const MAX_DURATION_MINUTES = 115;
+/** `maxIdleTimeMinutes` must be below this. */
+export const MAX_IDLE_MINUTES_EXCLUSIVE = 115;
+export const MAX_NAME_LENGTH = 255;
+export const MAX_ARCHIVE_URL_LENGTH = 2048;
+
+export interface SessionRequest {
+  appId: string;
+  platform: Platform;
+  name?: string;
+  type: SessionType;
+  packageVersion?: string;
+  deviceIdentifier?: string;
+  maxDurationMinutes?: number;
+  maxIdleTimeMinutes?: number;
+  buildId?: string;
+  applicationArchiveUrl?: string;
+  svcGo?: boolean;
+  sdkVersion?: string;
+  launchArgs?: string[];
+  openUrl?: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the body's own rules (everything that needs no account). Every problem is reported, each
+ * message naming its field. Absent fields are omitted; an explicit `null` is rejected as a wrong type
+ * (the spec shows no nullable request field). Fields not in the table are ignored.
+ */
+export function validateSessionRequest(body: unknown): SessionRequest {
+  if (!isObject(body)) throw badRequest('The request body must be a JSON object');
+  const errors: string[] = [];
+  const has = (field: string): boolean => body[field] !== undefined;
+  const str = (field: string): string | undefined => {
+    if (!has(field)) return undefined;
+    const value = body[field];
+    if (typeof value !== 'string') {
+      errors.push(`${field} must be a string`);
+      return undefined;
+    }
+    return value;
+  };
+  const int = (field: string): number | undefined => {
+    if (!has(field)) return undefined;
+    const value = body[field];
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      errors.push(`${field} must be an integer`);
+      return undefined;
+    }
+    return value;
+  };
+
+  const appId = body['appId'];
+  if (appId === undefined) errors.push('appId is required');
+  else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
+
+  const platform = body['platform'];
+  if (platform === undefined) errors.push('platform is required (android or ios)');
+  else if (!PLATFORMS.includes(platform as Platform)) errors.push('platform must be one of: android, ios');
+
+  const name = str('name');
+  if (name !== undefined) {
+    if (name.trim() === '') errors.push('name must not be blank');
+    else if (name.length > MAX_NAME_LENGTH) errors.push(`name must be at most ${MAX_NAME_LENGTH} characters`);
+  }
+
+  let type: SessionType = 'agent-device';
+  if (has('type')) {
+    if (SESSION_TYPES.includes(body['type'] as SessionType)) type = body['type'] as SessionType;
+    else errors.push(`type must be one of: ${SESSION_TYPES.join(', ')}`);
+  }
+
+  const packageVersion = str('packageVersion');
+  if (packageVersion !== undefined && packageVersion.trim() === '') errors.push('packageVersion must not be blank');
+  const deviceIdentifier = str('deviceIdentifier');
+  if (deviceIdentifier !== undefined && deviceIdentifier.trim() === '') {
+    errors.push('deviceIdentifier must not be blank');
+  }
+
+  const maxDurationMinutes = int('maxDurationMinutes');
+  if (maxDurationMinutes !== undefined && (maxDurationMinutes < 0 || maxDurationMinutes > MAX_DURATION_MINUTES)) {
+    errors.push(`maxDurationMinutes must be between 0 and ${MAX_DURATION_MINUTES} inclusive`);
+  }
+  const maxIdleTimeMinutes = int('maxIdleTimeMinutes');
+  if (maxIdleTimeMinutes !== undefined) {
+    if (maxIdleTimeMinutes <= 0 || maxIdleTimeMinutes >= MAX_IDLE_MINUTES_EXCLUSIVE) {
+      errors.push(`maxIdleTimeMinutes must be positive and less than ${MAX_IDLE_MINUTES_EXCLUSIVE}`);
+    } else if (maxDurationMinutes !== undefined && maxIdleTimeMinutes >= maxDurationMinutes) {
+      errors.push('maxIdleTimeMinutes must be smaller than maxDurationMinutes');
+    }
+    if (type === 'serve-sim') errors.push('maxIdleTimeMinutes is not supported for session type serve-sim');
+  }
+  if (type === 'serve-sim' && platform === 'android') {
+    errors.push('type serve-sim is only available for platform ios');
+  }
+
+  let buildId: string | undefined;
+  if (has('buildId')) {
+    if (isUuid(body['buildId'])) buildId = body['buildId'];
+    else errors.push('buildId must be a valid UUID');
+  }
+  const applicationArchiveUrl = str('applicationArchiveUrl');
+  if (applicationArchiveUrl !== undefined) {
+    if (applicationArchiveUrl.length > MAX_ARCHIVE_URL_LENGTH) {
+      errors.push(`applicationArchiveUrl must be at most ${MAX_ARCHIVE_URL_LENGTH} characters`);
+    } else if (!isHttpUrl(applicationArchiveUrl)) {
+      errors.push('applicationArchiveUrl must be an http or https URL');
+    }
+  }
+  let svcGo: boolean | undefined;
+  if (has('svcGo')) {
+    if (typeof body['svcGo'] === 'boolean') svcGo = body['svcGo'];
+    else errors.push('svcGo must be a boolean');
+  }
+  const sources = [
+    has('buildId') && 'buildId',
+    has('applicationArchiveUrl') && 'applicationArchiveUrl',
+    svcGo === true && 'svcGo',
+  ].filter((s): s is string => typeof s === 'string');
+  if (sources.length > 1) {
+    errors.push(`At most one application source may be given, got ${sources.join(', ')} (buildId, applicationArchiveUrl, svcGo)`);
+  }
+
+  const sdkVersion = str('sdkVersion');
+  if (has('sdkVersion')) {
+    if (sdkVersion !== undefined && sdkVersion.trim() === '') errors.push('sdkVersion must not be blank');
+    if (svcGo !== true) errors.push('sdkVersion is only valid with svcGo: true');
+  }
+
+  let launchArgs: string[] | undefined;
+  if (has('launchArgs')) {
+    const value = body['launchArgs'];
+    if (Array.isArray(value) && value.every((a) => typeof a === 'string')) launchArgs = value;
+    else errors.push('launchArgs must be an array of strings');
+    if (sources.length === 0) {
+      errors.push('launchArgs requires an application source (buildId, applicationArchiveUrl or svcGo: true)');
+    }
+  }
+  const openUrl = str('openUrl');
+  if (has('openUrl')) {
+    if (openUrl !== undefined && openUrl.trim() === '') errors.push('openUrl must not be blank');
+    if (sources.length === 0) {
+      errors.push('openUrl requires an application source (buildId, applicationArchiveUrl or svcGo: true)');
+    }
+  }
+
+  if (errors.length) throw ApiError.validation(errors);
+  const request: SessionRequest = { appId: appId as string, platform: platform as Platform, type };
+  const optional = { name, packageVersion, deviceIdentifier, maxDurationMinutes, maxIdleTimeMinutes, buildId };
+  Object.assign(
+    request,
+    Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    applicationArchiveUrl !== undefined ? { applicationArchiveUrl } : {},
+    svcGo !== undefined ? { svcGo } : {},
+    sdkVersion !== undefined ? { sdkVersion } : {},
+    launchArgs !== undefined ? { launchArgs } : {},
+    openUrl !== undefined ? { openUrl } : {},
+  );
+  return request;
+}
+
+/**
+ * The account-level rules, checked once the project is known: rule 4 (feature enabled) and the
+ * account's duration limit. Returns the effective `maxDurationMinutes` (account default when omitted,
+ * capped by the limit).
+ */
+export function applyAccountRules(account: Account, request: SessionRequest): number {
+  if (!account.deviceSessions) {
+    throw badRequest(
+      `Remote device sessions are not enabled for account "${account.name}" (limited-access preview)`,
+      'FEATURE_NOT_ENABLED',
+    );
+  }
+  const limit = Math.min(account.maxDurationLimitMinutes, MAX_DURATION_MINUTES);
+  const duration = request.maxDurationMinutes;
+  if (duration !== undefined && duration > limit) {
+    throw badRequest(`maxDurationMinutes ${duration} exceeds the account's duration limit of ${limit} minutes`);
+  }
+  // The spec compares maxIdleTimeMinutes with maxDurationMinutes only when both are set, so an
+  // idle time above the account default is accepted.
+  const effective = duration ?? Math.min(account.defaultDurationMinutes, limit);
+  return effective;
+}

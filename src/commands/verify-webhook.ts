@@ -1,0 +1,95 @@
+/**
+ * `verify-webhook`: checks that a relayed webhook delivery really comes from the service, then passes
+ * its fields on as outputs. Order matters: the raw bytes are read exactly as given, the signature is
+ * checked on them (constant time, no digest ever printed), and only an authentic body is parsed. A
+ * forged or altered delivery sets no output at all.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { ActionIO } from '../io.js';
+import type { VerifyWebhookSettings } from '../inputs.js';
+import { ActionFailure } from '../failure.js';
+import { oneLine } from '../text.js';
+import { checkWebhookSignature, SIGNATURE_HEADER } from '../webhook/signature.js';
+import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
+
+/** Webhook bodies are a few kilobytes; anything this large is not one. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionIO): Promise<void> {
+  const body = await readBody(settings.payload);
+
+  const check = checkWebhookSignature(body, settings.signature, settings.secret);
+  if (!check.valid) {
+    const hint =
+      check.problem === 'mismatch' && body.length > 0 && body[body.length - 1] === 0x0a
+        ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
+          'the signature covers the body byte for byte.'
+        : '';
+    throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
+  }
+  io.info(`The ${SIGNATURE_HEADER} signature matches the payload (${body.length} bytes).`);
+
+  let parsed;
+  try {
+    parsed = parseWebhookBody(body);
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) {
+      throw new ActionFailure(`The delivery is signed correctly, but it cannot be used: ${error.message}`);
+    }
+    throw error;
+  }
+  const { event, payload, json } = parsed;
+
+  io.setOutput('event', event);
+  io.setOutput('id', payload.id);
+  io.setOutput('status', payload.status);
+  io.setOutput('platform', payload.platform);
+  io.setOutput('app-id', payload.appId);
+  io.setOutput('payload', JSON.stringify(json));
+
+  const kind = event === 'BUILD' ? 'Build' : 'Submission';
+  const page = event === 'BUILD' ? payload.buildDetailsPageUrl : payload.submissionDetailsPageUrl;
+  io.info(
+    oneLine(
+      `${kind} ${payload.id} (${event}) of ${payload.accountName}/${payload.projectName}: ${payload.status}, ` +
+        `platform ${payload.platform}, app ${payload.appId}.`,
+    ),
+  );
+  const error = event === 'BUILD' ? payload.error : payload.submissionInfo.error;
+  if (error) io.info(oneLine(`Error ${error.errorCode}: ${error.message}`));
+  if (page) io.info(oneLine(`Details: ${page}`));
+  if (!(WEBHOOK_STATUSES as readonly string[]).includes(payload.status)) {
+    io.info(
+      oneLine(
+        `Note: status \`${payload.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
+      ),
+    );
+  }
+}
+
+/** The body exactly as given: inline text as its UTF-8 bytes (untrimmed), or the file's bytes. */
+async function readBody(source: VerifyWebhookSettings['payload']): Promise<Buffer> {
+  if (source.kind === 'inline') return Buffer.from(source.text, 'utf8');
+  const shown = `\`payload-file\` (${oneLine(source.path, 200)})`;
+  try {
+    const info = await stat(source.path);
+    if (info.isDirectory())
+      throw new ActionFailure(`${shown} is a directory; give the path of the file that holds the body.`);
+    if (info.size > MAX_PAYLOAD_BYTES) {
+      throw new ActionFailure(
+        `${shown} is ${info.size} bytes long; a webhook body is at most ${MAX_PAYLOAD_BYTES} bytes.`,
+      );
+    }
+    return await readFile(source.path);
+  } catch (error) {
+    if (error instanceof ActionFailure) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : oneLine(error instanceof Error ? error.message : String(error));
+    throw new ActionFailure(`${shown} cannot be read: ${reason}.`);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The one polling loop, shared by run-workflow and start-device-session. It reads a resource every
+ * `intervalMs` until `isDone` says so, the deadline passes or the signal aborts. The first read
+ * happens one interval after the start: the resource was just created and cannot have changed yet.
+ * Reads that fail are retried inside the service client; a read that still fails ends the poll.
+ */
+import { sleep } from './sleep.js';
+
+export type PollOutcome<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'timeout'; last: T | undefined }
+  | { kind: 'aborted'; last: T | undefined };
+
+export interface PollOptions<T> {
+  read: (limits: { deadline: number; signal?: AbortSignal }) => Promise<T>;
+  isDone: (value: T) => boolean;
+  /** Called after every read, for progress lines. */
+  onRead?: (value: T) => void;
+  intervalMs: number;
+  /** Epoch ms: no read starts after it. */
+  deadline: number;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
+  const now = options.now ?? Date.now;
+  let last: T | undefined;
+  let nextReadAt = now() + options.intervalMs;
+  for (;;) {
+    // The last read happens at the deadline itself, so a run that ends just in time is still seen.
+    const readAt = Math.min(nextReadAt, options.deadline);
+    await sleep(readAt - now(), options.signal);
+    if (options.signal?.aborted) return { kind: 'aborted', last };
+    const readStartedAt = now();
+    last = await options.read({ deadline: options.deadline, signal: options.signal });
+    options.onRead?.(last);
+    if (options.isDone(last)) return { kind: 'done', value: last };
+    if (options.signal?.aborted) return { kind: 'aborted', last };
+    if (readAt >= options.deadline || now() >= options.deadline) return { kind: 'timeout', last };
+    // Reads start at least one interval apart, never faster than the user asked.
+    nextReadAt = readStartedAt + options.intervalMs;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The one retry policy of the action (action-interface.md, "Retries"):
+ * - reads (GET) and stop are idempotent: retried on network errors, malformed answers, 5xx and 429;
+ * - create and dispatch are not: retried only when the request certainly was not processed
+ *   (connection refused or a DNS failure, and 429, which the service answers before doing anything),
+ *   so a retry can never start a second paid session or a second run;
+ * - exponential back-off with jitter, `Retry-After` honoured, never past the caller's deadline.
+ */
+import { NetworkError, ResponseFormatError, ServiceError } from './errors.js';
+
+export interface RetryPolicy {
+  /** Attempts in total, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+/** Whether `error` may be retried for a request of this kind. */
+export function isRetryable(error: unknown, idempotent: boolean): boolean {
+  if (error instanceof ServiceError) {
+    if (error.status === 429) return true;
+    return idempotent && error.status >= 500;
+  }
+  if (error instanceof NetworkError) return idempotent || error.certainlyNotProcessed;
+  if (error instanceof ResponseFormatError) return idempotent;
+  return false;
+}
+
+/** Delay before attempt `attempt + 1` (attempt counts from 1): exponential with "equal jitter". */
+export function backoffDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential / 2 + (random() * exponential) / 2);
+}
+
+/** Parses a `Retry-After` header: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function parseRetryAfterMs(header: string | undefined, now: number): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The delay to wait after a failed attempt: the server's Retry-After when it gave one, else back-off. */
+export function retryDelayMs(
+  error: unknown,
+  attempt: number,
+  policy: RetryPolicy,
+  random?: () => number,
+): number {
+  const backoff = backoffDelayMs(attempt, policy, random);
+  if (error instanceof ServiceError && error.retryAfterMs !== undefined) return error.retryAfterMs;
+  return backoff;
+}

@@ -1,0 +1,274 @@
+/**
+ * The build and submission webhook payloads (service-interface.md, "Build webhook payload" and
+ * "Submission webhook payload") as zod schemas, and the parsing of a delivery's body into one of them.
+ *
+ * - Every top-level field of the tables is required with its type; the fields the tables call
+ *   conditional (`parentBuildId`, `artifacts.buildUrl`, `error`, `parentSubmissionId`, `turtleBuildId`,
+ *   `submissionInfo.error`) are optional.
+ * - Inside `metadata` and `metrics` each field is typed but optional: these objects describe the build's
+ *   context (CLI version, SDK version, disk and network counters...), and an authentic delivery must not
+ *   be refused because one counter or version is absent.
+ * - Unknown fields are kept (a newer service adds some), and `status` is any non-empty string: the
+ *   known values are `finished`, `errored`, `canceled` (WEBHOOK_STATUSES), a newer one is passed on.
+ */
+import * as z from 'zod/mini';
+
+export const WEBHOOK_EVENTS = ['BUILD', 'SUBMIT'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_STATUSES = ['finished', 'errored', 'canceled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+export const WEBHOOK_PLATFORMS = ['android', 'ios'] as const;
+
+const uuid = z.guid();
+/** ISO 8601 UTC, as the service writes timestamps (`2025-01-31T12:34:56.789Z`). */
+const timestamp = z.iso.datetime();
+const status = z.string().check(z.minLength(1));
+const platform = z.enum(WEBHOOK_PLATFORMS);
+const errorObject = z.looseObject({ message: z.string(), errorCode: z.string() });
+
+export const trackingContextSchema = z.looseObject({
+  platform: z.optional(z.string()),
+  account_id: z.optional(z.string()),
+  dev_client: z.optional(z.boolean()),
+  project_id: z.optional(z.string()),
+  tracking_id: z.optional(z.string()),
+  project_type: z.optional(z.string()),
+  dev_client_version: z.optional(z.string()),
+});
+
+export const buildMetadataSchema = z.looseObject({
+  appName: z.optional(z.string()),
+  username: z.optional(z.string()),
+  workflow: z.optional(z.string()),
+  appVersion: z.optional(z.string()),
+  appBuildVersion: z.optional(z.string()),
+  cliVersion: z.optional(z.string()),
+  sdkVersion: z.optional(z.string()),
+  buildProfile: z.optional(z.string()),
+  distribution: z.optional(z.string()),
+  appIdentifier: z.optional(z.string()),
+  gitCommitHash: z.optional(z.string()),
+  gitCommitMessage: z.optional(z.string()),
+  runtimeVersion: z.optional(z.string()),
+  /** Conditional: builds that use an update channel. */
+  channel: z.optional(z.string()),
+  /** Conditional: legacy updates. */
+  releaseChannel: z.optional(z.string()),
+  reactNativeVersion: z.optional(z.string()),
+  trackingContext: z.optional(trackingContextSchema),
+  credentialsSource: z.optional(z.string()),
+  isGitWorkingTreeDirty: z.optional(z.boolean()),
+  message: z.optional(z.string()),
+  runFromCI: z.optional(z.boolean()),
+});
+
+const metric = z.optional(z.number());
+export const buildMetricsSchema = z.looseObject({
+  memory: metric,
+  buildEndTimestamp: metric,
+  totalDiskReadBytes: metric,
+  buildStartTimestamp: metric,
+  totalDiskWriteBytes: metric,
+  cpuActiveMilliseconds: metric,
+  buildEnqueuedTimestamp: metric,
+  totalNetworkEgressBytes: metric,
+  totalNetworkIngressBytes: metric,
+});
+
+export const buildPayloadSchema = z.looseObject({
+  id: uuid,
+  accountName: z.string(),
+  projectName: z.string(),
+  buildDetailsPageUrl: z.string(),
+  /** Conditional: build retries. */
+  parentBuildId: z.optional(uuid),
+  appId: uuid,
+  initiatingUserId: uuid,
+  /** Non-null only for canceled builds. */
+  cancelingUserId: z.nullable(uuid),
+  platform,
+  status,
+  artifacts: z.looseObject({
+    /** Conditional: successful builds. */
+    buildUrl: z.optional(z.string()),
+    logsS3KeyPrefix: z.string(),
+  }),
+  metadata: buildMetadataSchema,
+  metrics: buildMetricsSchema,
+  /** Conditional: failed builds. */
+  error: z.optional(errorObject),
+  createdAt: timestamp,
+  enqueuedAt: timestamp,
+  provisioningStartedAt: timestamp,
+  workerStartedAt: timestamp,
+  completedAt: timestamp,
+  updatedAt: timestamp,
+  expirationDate: timestamp,
+  priority: z.string(),
+  resourceClass: z.string(),
+  actualResourceClass: z.string(),
+  maxRetryTimeMinutes: z.int(),
+});
+export type BuildPayload = z.infer<typeof buildPayloadSchema>;
+
+export const submissionPayloadSchema = z.looseObject({
+  id: uuid,
+  accountName: z.string(),
+  projectName: z.string(),
+  submissionDetailsPageUrl: z.string(),
+  /** Conditional: submission retries. */
+  parentSubmissionId: z.optional(uuid),
+  appId: uuid,
+  archiveUrl: z.string(),
+  initiatingUserId: uuid,
+  /** Non-null only for canceled submissions. */
+  cancelingUserId: z.nullable(uuid),
+  /** Conditional: a build from the service is submitted. */
+  turtleBuildId: z.optional(uuid),
+  platform,
+  status,
+  submissionInfo: z.looseObject({
+    /** Conditional: failed submissions. */
+    error: z.optional(errorObject),
+    logsUrl: z.string(),
+  }),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  completedAt: timestamp,
+  maxRetryTimeMinutes: z.int(),
+});
+export type SubmissionPayload = z.infer<typeof submissionPayloadSchema>;
+
+export type WebhookPayload =
+  { event: 'BUILD'; payload: BuildPayload } | { event: 'SUBMIT'; payload: SubmissionPayload };
+
+/** A body that is not JSON, or not a build or submission payload. The message names fields, never values. */
+export class WebhookPayloadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookPayloadError';
+  }
+}
+
+const BUILD_MARKERS = ['buildDetailsPageUrl', 'artifacts'];
+const SUBMIT_MARKERS = ['submissionDetailsPageUrl', 'archiveUrl', 'submissionInfo'];
+
+/**
+ * Which payload `value` is, by the fields only one of them has: `buildDetailsPageUrl` / `artifacts`
+ * (BUILD) or `submissionDetailsPageUrl` / `archiveUrl` / `submissionInfo` (SUBMIT). Undefined when it
+ * has neither kind, or both.
+ */
+export function detectWebhookEvent(value: unknown): WebhookEvent | undefined {
+  if (!isRecord(value)) return undefined;
+  const build = BUILD_MARKERS.some((key) => key in value);
+  const submit = SUBMIT_MARKERS.some((key) => key in value);
+  if (build === submit) return undefined;
+  return build ? 'BUILD' : 'SUBMIT';
+}
+
+/** Parses an already JSON-parsed body into a build or submission payload; throws WebhookPayloadError. */
+export function parseWebhookPayload(value: unknown): WebhookPayload {
+  if (!isRecord(value)) {
+    throw new WebhookPayloadError(`The payload is JSON but not an object (it is ${describeType(value)}).`);
+  }
+  const event = detectWebhookEvent(value);
+  if (event === undefined) {
+    const both = BUILD_MARKERS.some((key) => key in value) && SUBMIT_MARKERS.some((key) => key in value);
+    throw new WebhookPayloadError(
+      both
+        ? 'The payload has fields of both a build and a submission payload; it is neither.'
+        : 'The payload is neither a build payload (no `buildDetailsPageUrl` or `artifacts`) nor a submission payload ' +
+            '(no `submissionDetailsPageUrl`, `archiveUrl` or `submissionInfo`).',
+    );
+  }
+  const schema = event === 'BUILD' ? buildPayloadSchema : submissionPayloadSchema;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const kind = event === 'BUILD' ? 'build' : 'submission';
+    throw new WebhookPayloadError(
+      `The payload is not a valid ${kind} payload: ${describeIssues(result.error.issues, value)}`,
+    );
+  }
+  return event === 'BUILD'
+    ? { event, payload: result.data as BuildPayload }
+    : { event, payload: result.data as SubmissionPayload };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes and parses a raw body (UTF-8 JSON). Returns the JSON value as sent and the typed payload. */
+export function parseWebhookBody(body: Buffer | Uint8Array | string): WebhookPayload & { json: unknown } {
+  let text: string;
+  try {
+    text = typeof body === 'string' ? body : UTF8.decode(body);
+  } catch {
+    throw new WebhookPayloadError('The payload is not UTF-8 text, so it is not a JSON webhook payload.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new WebhookPayloadError(
+      text.trim() === '' ? 'The payload is empty; expected a JSON object.' : 'The payload is not valid JSON.',
+    );
+  }
+  return { ...parseWebhookPayload(json), json };
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** Up to five problems as `path: what is wrong`; values are never shown (they come from outside). */
+function describeIssues(issues: readonly Issue[], root: unknown): string {
+  const shown = issues.slice(0, 5).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    return `\`${path}\` ${describeIssue(issue, valueAt(root, issue.path))}`;
+  });
+  const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
+  return `${shown.join('; ')}${more}.`;
+}
+
+function describeIssue(issue: Issue, value: unknown): string {
+  if (value === undefined && issue.code === 'invalid_type') return 'is missing';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${article(issue.expected)}, not ${describeType(value)}`;
+    case 'invalid_format':
+      return issue.format === 'datetime'
+        ? 'must be an ISO 8601 UTC timestamp'
+        : issue.format === 'guid'
+          ? 'must be a UUID'
+          : `must be in ${issue.format} format`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'too_small':
+      return 'must not be empty';
+    default:
+      return 'is invalid';
+  }
+}
+
+function article(type: string): string {
+  const names: Record<string, string> = { int: 'an integer', object: 'an object', array: 'an array' };
+  return names[type] ?? `a ${type}`;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'missing';
+  if (typeof value === 'number' && !Number.isInteger(value)) return 'a fractional number';
+  return article(typeof value);
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (!isRecord(value) && !Array.isArray(value)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,134 @@
+/**
+ * The `svc-signature` header of webhook deliveries (service-interface.md, Authentication rule 6):
+ * `sha1=` followed by the lowercase hex HMAC-SHA1 of the raw request body, keyed with the webhook's
+ * signing secret. One implementation for both sides: the simulator signs with it, the action verifies
+ * with it.
+ *
+ * Verification works on the bytes exactly as received (a Buffer, or a string taken as UTF-8), never on
+ * re-serialised JSON: parsing and printing again changes white space, key order and number forms, and
+ * with them the digest. The comparison is constant-time, and no message ever contains the expected
+ * digest (it would let anyone forge the next delivery of the same body).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Name of the header that carries the signature. */
+export const SIGNATURE_HEADER = 'svc-signature';
+/** The service's minimum signing-secret length (service-interface.md, "Limits"). */
+export const MIN_SECRET_LENGTH = 16;
+
+const PREFIX = 'sha1=';
+const DIGEST_HEX_LENGTH = 40;
+const WELL_FORMED = /^sha1=[0-9a-f]{40}$/;
+
+/** The body of a delivery: the raw bytes, or a string that stands for its UTF-8 encoding. */
+export type RawBody = Buffer | Uint8Array | string;
+
+/** A signing secret that the service would refuse (empty, or shorter than 16 characters). */
+export class WebhookSecretError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookSecretError';
+  }
+}
+
+/** Why a signature was not accepted; the message never contains the expected digest. */
+export type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
+
+export type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
+
+/** A delivery whose `svc-signature` is missing, malformed or does not match its body. */
+export class InvalidSignatureError extends Error {
+  constructor(
+    readonly problem: SignatureProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvalidSignatureError';
+  }
+}
+
+/** Throws WebhookSecretError unless `secret` is a string of at least 16 characters. */
+export function assertWebhookSecret(secret: string): void {
+  if (typeof secret !== 'string' || secret === '') {
+    throw new WebhookSecretError(
+      'The webhook signing secret is empty; it must be at least 16 characters long.',
+    );
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new WebhookSecretError(
+      `The webhook signing secret must be at least ${MIN_SECRET_LENGTH} characters long (it has ${secret.length}).`,
+    );
+  }
+}
+
+function digest(body: RawBody, secret: string): Buffer {
+  assertWebhookSecret(secret);
+  return createHmac('sha1', secret)
+    .update(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+    .digest();
+}
+
+/** The `svc-signature` header value for `body`: `sha1=` + 40 lowercase hex digits. */
+export function signWebhookBody(body: RawBody, secret: string): string {
+  return PREFIX + digest(body, secret).toString('hex');
+}
+
+/**
+ * Checks `header` (the `svc-signature` value as received) against `body`. The header's form is checked
+ * first (it reveals nothing about the secret); the digests are then compared in constant time. Throws
+ * WebhookSecretError for an unusable secret: that is a configuration error, not a bad delivery.
+ */
+export function checkWebhookSignature(
+  body: RawBody,
+  header: string | null | undefined,
+  secret: string,
+): SignatureCheck {
+  const expected = digest(body, secret);
+  const invalid = (problem: SignatureProblem, detail: string): SignatureCheck => ({
+    valid: false,
+    problem,
+    message: `Invalid signature: ${detail}`,
+  });
+  if (header === undefined || header === null || header === '') {
+    return invalid('missing', `the ${SIGNATURE_HEADER} header is missing or empty.`);
+  }
+  if (!WELL_FORMED.test(header)) {
+    return invalid('malformed', describeMalformed(header));
+  }
+  const received = Buffer.from(header.slice(PREFIX.length), 'hex');
+  if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
+    return invalid(
+      'mismatch',
+      `the ${SIGNATURE_HEADER} header does not match the payload. The payload was changed after it was signed, ` +
+        'it was not passed byte for byte, or it was signed with a different secret.',
+    );
+  }
+  return { valid: true };
+}
+
+/** Like checkWebhookSignature, but throws InvalidSignatureError when the signature is not valid. */
+export function verifyWebhookSignature(
+  body: RawBody,
+  header: string | null | undefined,
+  secret: string,
+): void {
+  const check = checkWebhookSignature(body, header, secret);
+  if (!check.valid) throw new InvalidSignatureError(check.problem, check.message);
+}
+
+/** What is wrong with a header that is not `sha1=` + 40 lowercase hex digits (never echoing it). */
+function describeMalformed(header: string): string {
+  const form = `it must be \`${PREFIX}\` followed by ${DIGEST_HEX_LENGTH} lowercase hexadecimal digits`;
+  if (!header.startsWith(PREFIX)) {
+    const hint = header.toLowerCase().startsWith(PREFIX) ? ` (the prefix must be lowercase)` : '';
+    return `the ${SIGNATURE_HEADER} header does not start with \`${PREFIX}\`${hint}; ${form}.`;
+  }
+  const hex = header.slice(PREFIX.length);
+  if (hex.length !== DIGEST_HEX_LENGTH) {
+    return `the ${SIGNATURE_HEADER} header has ${hex.length} characters after \`${PREFIX}\`; ${form}.`;
+  }
+  if (/^[0-9a-fA-F]+$/.test(hex)) {
+    return `the ${SIGNATURE_HEADER} header contains uppercase hexadecimal digits, which the service never sends; ${form}.`;
+  }
+  return `the ${SIGNATURE_HEADER} header contains characters that are not hexadecimal digits; ${form}.`;
+}
