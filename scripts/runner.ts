@@ -135,3 +135,33 @@ export function runPost(
 ): Promise<ActionRun> {
   return runAction({ ...options, entry: 'post', state: main.state });
 }
+
+/**
+ * The step's log as the GitHub runner would show it: values registered with ::add-mask:: replaced
+ * by ***, mask and debug commands hidden, annotations shown as `Error:` / `Warning:` / `Notice:`.
+ */
+export function renderLog(stdout: string, showDebug = false): string {
+  const secrets = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
+  const mask = (text: string): string =>
+    secrets.reduce((masked, secret) => masked.split(secret).join('***'), text);
+  const lines: string[] = [];
+  for (const line of stdout.split('\n')) {
+    if (line.startsWith('::add-mask::') || line === '') continue;
+    const command = /^::(error|warning|notice|debug)[^:]*::(.*)$/.exec(line);
+    if (!command) lines.push(mask(line));
+    else if (command[1] !== 'debug')
+      lines.push(`${command[1][0].toUpperCase()}${command[1].slice(1)}: ${mask(unescapeData(command[2]))}`);
+    else if (showDebug) lines.push(`Debug: ${mask(unescapeData(command[2]))}`);
+  }
+  return lines.join('\n');
+}
+
+/** Masks values the step registered, for showing outputs and files the way the runner would. */
+export function maskWith(stdout: string, text: string): string {
+  const secrets = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
+  return secrets.reduce((masked, secret) => masked.split(secret).join('***'), text);
+}
+
+function unescapeData(text: string): string {
+  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+}

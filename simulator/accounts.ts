@@ -102,7 +102,11 @@ export class Registry {
   /** No header → 400 UNAUTHORIZED_ERROR; a header that is not a known bearer token → 401. */
   authenticate(header: string | undefined): Actor {
     if (header === undefined) {
-      throw new ApiError(400, 'UNAUTHORIZED_ERROR', 'Authorization header is missing: send "Authorization: Bearer <ACCESS_TOKEN>"');
+      throw new ApiError(
+        400,
+        'UNAUTHORIZED_ERROR',
+        'Authorization header is missing: send "Authorization: Bearer <ACCESS_TOKEN>"',
+      );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const actor = match ? this.tokens.get(match[1]) : undefined;

@@ -4,6 +4,7 @@
  * Creates an account, a project linked to --repo (or to a temporary repository with a sample
  * `.eas/workflows/e2e.yml`) and a token, prints how to reach them, and runs until SIGINT/SIGTERM.
  */
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from './accounts.js';
@@ -16,7 +17,8 @@ const USAGE = `Usage: npm run simulator -- [--repo PATH] [--port N] [--host HOST
 function nonNegative(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || value.trim() === '') throw new Error(`--${name} must be a non-negative number`);
+  if (!Number.isFinite(n) || n < 0 || value.trim() === '')
+    throw new Error(`--${name} must be a non-negative number`);
   return n;
 }
 
@@ -81,13 +83,16 @@ Press Ctrl-C to stop.`);
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal} received, closing the simulator`);
-    sim.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    sim
+      .close()
+      .then(() => (values.repo ? undefined : rm(repoPath, { recursive: true, force: true })))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -25,7 +25,8 @@ export interface ControlDeps {
 }
 
 function objectBody(raw: unknown): Record<string, unknown> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('The body must be a JSON object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest('The body must be a JSON object');
   return raw as Record<string, unknown>;
 }
 
@@ -45,7 +46,9 @@ export function controlRoutes({ registry, sessions, workflows, faults }: Control
           runs: workflows.list(),
           sessions: sessions.list(),
           activeSessions: sessions.active(),
-          faults: faults.pending().map((f) => ({ ...f, path: f.path instanceof RegExp ? String(f.path) : f.path })),
+          faults: faults
+            .pending()
+            .map((f) => ({ ...f, path: f.path instanceof RegExp ? String(f.path) : f.path })),
         }),
     },
     {

@@ -84,17 +84,22 @@ const KINDS = ['status', 'reset', 'partial', 'delay', 'body'];
  * `path` (prefix) or `pathPattern` (a RegExp source).
  */
 export function faultFromJson(json: unknown): Fault {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('fault must be an object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error('fault must be an object');
   const f = json as Record<string, unknown>;
   if (typeof f['kind'] !== 'string' || !KINDS.includes(f['kind'])) {
-    throw new Error(`fault.kind must be one of: ${KINDS.join(', ')} (mutate needs a function: use the library API)`);
+    throw new Error(
+      `fault.kind must be one of: ${KINDS.join(', ')} (mutate needs a function: use the library API)`,
+    );
   }
   const fault = { ...f } as Record<string, unknown>;
   if (typeof f['pathPattern'] === 'string') {
     fault['path'] = new RegExp(f['pathPattern']);
     delete fault['pathPattern'];
-  } else if (f['path'] !== undefined && typeof f['path'] !== 'string') throw new Error('fault.path must be a string');
-  if (f['method'] !== undefined && typeof f['method'] !== 'string') throw new Error('fault.method must be a string');
+  } else if (f['path'] !== undefined && typeof f['path'] !== 'string')
+    throw new Error('fault.path must be a string');
+  if (f['method'] !== undefined && typeof f['method'] !== 'string')
+    throw new Error('fault.method must be a string');
   if (f['times'] !== undefined && (!Number.isInteger(f['times']) || (f['times'] as number) < 1)) {
     throw new Error('fault.times must be a positive integer');
   }

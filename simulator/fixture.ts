@@ -26,7 +26,8 @@ function git(dir: string, args: string[]): Promise<string> {
       'git',
       [...GIT_CONFIG, ...args],
       { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]}: ${stderr || error.message}`)) : resolve(stdout)),
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`git ${args[0]}: ${stderr || error.message}`)) : resolve(stdout),
     );
   });
 }
@@ -63,7 +64,11 @@ jobs:
  * Writes `files` and commits them. Keys are file names under `.eas/workflows/`, or paths relative to the
  * repository root when they contain a `/`. Returns the new commit's SHA.
  */
-export async function commitFiles(dir: string, files: Record<string, string>, message = 'Update workflows'): Promise<string> {
+export async function commitFiles(
+  dir: string,
+  files: Record<string, string>,
+  message = 'Update workflows',
+): Promise<string> {
   for (const [name, content] of Object.entries(files)) {
     const path = name.includes('/') ? join(dir, name) : join(dir, '.eas', 'workflows', name);
     await mkdir(dirname(path), { recursive: true });
@@ -98,6 +103,8 @@ export async function makeWorkflowRepo(
 }
 
 /** `makeWorkflowRepo` in a fresh directory under the OS temp dir. */
-export async function makeTempWorkflowRepo(files: Record<string, string> = { 'e2e.yml': SAMPLE_WORKFLOW }): Promise<WorkflowRepo> {
+export async function makeTempWorkflowRepo(
+  files: Record<string, string> = { 'e2e.yml': SAMPLE_WORKFLOW },
+): Promise<WorkflowRepo> {
   return makeWorkflowRepo(await mkdtemp(join(tmpdir(), 'svc-sim-repo-')), files);
 }

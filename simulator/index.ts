@@ -4,7 +4,14 @@
  */
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { Registry, type Account, type AddAccountOptions, type AddTokenOptions, type Project, type Role } from './accounts.js';
+import {
+  Registry,
+  type Account,
+  type AddAccountOptions,
+  type AddTokenOptions,
+  type Project,
+  type Role,
+} from './accounts.js';
 import { Timers } from './clock.js';
 import { controlRoutes } from './control.js';
 import { FaultRegistry, type Fault } from './faults.js';
@@ -123,7 +130,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const deps = { registry, sessions, workflows, faults };
   const { server, destroySockets } = createSimServer({
     routes: serviceRoutes(deps),
-    controlRoutes: [...controlRoutes(deps), ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id))],
+    controlRoutes: [
+      ...controlRoutes(deps),
+      ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id)),
+    ],
     faults,
     timers,
     requests,

@@ -35,17 +35,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Body rules of POST /v2/workflows/dispatch; every problem reported, each naming its field. */
-function validateDispatch(body: unknown): { appId: string; gitRef: string; fileName: string; inputs?: Record<string, unknown> } {
+function validateDispatch(body: unknown): {
+  appId: string;
+  gitRef: string;
+  fileName: string;
+  inputs?: Record<string, unknown>;
+} {
   if (!isObject(body)) throw badRequest('The request body must be a JSON object');
   const errors: string[] = [];
   const { appId, gitRef, fileName, inputs } = body;
   if (appId === undefined) errors.push('appId is required');
   else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
   if (gitRef === undefined) errors.push('gitRef is required');
-  else if (typeof gitRef !== 'string' || gitRef.trim() === '') errors.push('gitRef must be a non-empty string');
+  else if (typeof gitRef !== 'string' || gitRef.trim() === '')
+    errors.push('gitRef must be a non-empty string');
   else if (gitRef.startsWith('-')) errors.push('gitRef must not start with "-"');
   if (fileName === undefined) errors.push('fileName is required');
-  else if (typeof fileName !== 'string' || fileName === '') errors.push('fileName must be a non-empty string');
+  else if (typeof fileName !== 'string' || fileName === '')
+    errors.push('fileName must be a non-empty string');
   else if (/[/\\]/.test(fileName) || fileName.includes('..')) {
     errors.push('fileName must be a file name only, without directory or path segments (e.g. e2e.yml)');
   } else if (!/\.ya?ml$/.test(fileName)) errors.push('fileName must end in .yml or .yaml');
@@ -116,12 +123,20 @@ export function serviceRoutes({ registry, sessions, workflows }: RouteDeps): Rou
         const body = validateDispatch(parseJsonBody(ctx));
         const project = registry.projects.get(body.appId);
         if (!project) throw notFound(`No project with id ${body.appId} (appId)`);
-        registry.requireRole(actor, project, PERMISSIONS.dispatchWorkflow[1], PERMISSIONS.dispatchWorkflow[0]);
+        registry.requireRole(
+          actor,
+          project,
+          PERMISSIONS.dispatchWorkflow[1],
+          PERMISSIONS.dispatchWorkflow[0],
+        );
         const ref = await resolveGitRef(project.repoPath, body.gitRef);
-        if (!ref) throw notFound(`gitRef "${body.gitRef}" does not exist in the repository linked to the project`);
+        if (!ref)
+          throw notFound(`gitRef "${body.gitRef}" does not exist in the repository linked to the project`);
         const text = await readWorkflowFile(project.repoPath, ref.sha, body.fileName);
         if (text === null) {
-          throw notFound(`Workflow file .eas/workflows/${body.fileName} (fileName) not found at ${ref.requestedGitRef}`);
+          throw notFound(
+            `Workflow file .eas/workflows/${body.fileName} (fileName) not found at ${ref.requestedGitRef}`,
+          );
         }
         const spec = parseWorkflowFile(text, body.fileName);
         const inputs = validateInputs(spec.inputs, body.inputs);

@@ -2,7 +2,13 @@
  * The HTTP server: keep-alive tuning, connection ids, request recording, fault application, routing
  * to the service and control routes, and the JSON envelope (`{ data }` / `{ errors }`).
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Timers } from './clock.js';
 import { ApiError, badRequest, notFound } from './errors.js';
@@ -89,7 +95,12 @@ function serialize(resp: ApiResponse): { status: number; headers: Record<string,
 }
 
 function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || !!address?.startsWith('127.');
+  return (
+    address === '127.0.0.1' ||
+    address === '::1' ||
+    address === '::ffff:127.0.0.1' ||
+    !!address?.startsWith('127.')
+  );
 }
 
 export interface SimServerOptions {
@@ -116,7 +127,11 @@ export function createSimServer(opts: SimServerOptions): SimServer {
       console.error('simulator: request handling failed:', error);
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'Internal simulator error' }] }));
+        res.end(
+          JSON.stringify({
+            errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'Internal simulator error' }],
+          }),
+        );
       } else res.destroy();
     });
   });
@@ -184,7 +199,11 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     }
   }
 
-  async function handleRequest(req: IncomingMessage, res: ServerResponse, connection: { gone: boolean }): Promise<void> {
+  async function handleRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    connection: { gone: boolean },
+  ): Promise<void> {
     const socket = req.socket;
     const receivedAt = new Date().toISOString();
     const url = req.url ?? '/';

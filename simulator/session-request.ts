@@ -93,14 +93,18 @@ export function validateSessionRequest(body: unknown): SessionRequest {
   }
 
   const packageVersion = str('packageVersion');
-  if (packageVersion !== undefined && packageVersion.trim() === '') errors.push('packageVersion must not be blank');
+  if (packageVersion !== undefined && packageVersion.trim() === '')
+    errors.push('packageVersion must not be blank');
   const deviceIdentifier = str('deviceIdentifier');
   if (deviceIdentifier !== undefined && deviceIdentifier.trim() === '') {
     errors.push('deviceIdentifier must not be blank');
   }
 
   const maxDurationMinutes = int('maxDurationMinutes');
-  if (maxDurationMinutes !== undefined && (maxDurationMinutes < 0 || maxDurationMinutes > MAX_DURATION_MINUTES)) {
+  if (
+    maxDurationMinutes !== undefined &&
+    (maxDurationMinutes < 0 || maxDurationMinutes > MAX_DURATION_MINUTES)
+  ) {
     errors.push(`maxDurationMinutes must be between 0 and ${MAX_DURATION_MINUTES} inclusive`);
   }
   const maxIdleTimeMinutes = int('maxIdleTimeMinutes');
@@ -140,7 +144,9 @@ export function validateSessionRequest(body: unknown): SessionRequest {
     svcGo === true && 'svcGo',
   ].filter((s): s is string => typeof s === 'string');
   if (sources.length > 1) {
-    errors.push(`At most one application source may be given, got ${sources.join(', ')} (buildId, applicationArchiveUrl, svcGo)`);
+    errors.push(
+      `At most one application source may be given, got ${sources.join(', ')} (buildId, applicationArchiveUrl, svcGo)`,
+    );
   }
 
   const sdkVersion = str('sdkVersion');
@@ -155,7 +161,9 @@ export function validateSessionRequest(body: unknown): SessionRequest {
     if (Array.isArray(value) && value.every((a) => typeof a === 'string')) launchArgs = value;
     else errors.push('launchArgs must be an array of strings');
     if (sources.length === 0) {
-      errors.push('launchArgs requires an application source (buildId, applicationArchiveUrl or svcGo: true)');
+      errors.push(
+        'launchArgs requires an application source (buildId, applicationArchiveUrl or svcGo: true)',
+      );
     }
   }
   const openUrl = str('openUrl');
@@ -168,7 +176,14 @@ export function validateSessionRequest(body: unknown): SessionRequest {
 
   if (errors.length) throw ApiError.validation(errors);
   const request: SessionRequest = { appId: appId as string, platform: platform as Platform, type };
-  const optional = { name, packageVersion, deviceIdentifier, maxDurationMinutes, maxIdleTimeMinutes, buildId };
+  const optional = {
+    name,
+    packageVersion,
+    deviceIdentifier,
+    maxDurationMinutes,
+    maxIdleTimeMinutes,
+    buildId,
+  };
   Object.assign(
     request,
     Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
@@ -196,7 +211,9 @@ export function applyAccountRules(account: Account, request: SessionRequest): nu
   const limit = Math.min(account.maxDurationLimitMinutes, MAX_DURATION_MINUTES);
   const duration = request.maxDurationMinutes;
   if (duration !== undefined && duration > limit) {
-    throw badRequest(`maxDurationMinutes ${duration} exceeds the account's duration limit of ${limit} minutes`);
+    throw badRequest(
+      `maxDurationMinutes ${duration} exceeds the account's duration limit of ${limit} minutes`,
+    );
   }
   // The spec compares maxIdleTimeMinutes with maxDurationMinutes only when both are set, so an
   // idle time above the account default is accepted.

@@ -149,7 +149,8 @@ export class SessionManager {
       });
     }
     this.schedule(record, b.readinessDelayMs, () => this.becomeReady(record));
-    if (b.errorAfterMs !== undefined) this.schedule(record, b.errorAfterMs, () => this.end(record, 'errored', 'error'));
+    if (b.errorAfterMs !== undefined)
+      this.schedule(record, b.errorAfterMs, () => this.end(record, 'errored', 'error'));
     return this.view(record);
   }
 
@@ -244,7 +245,9 @@ export class SessionManager {
       });
     }
     const minute = record.behaviour.minuteMs;
-    this.schedule(record, record.view.maxDurationMinutes * minute, () => this.end(record, 'stopped', 'max-duration'));
+    this.schedule(record, record.view.maxDurationMinutes * minute, () =>
+      this.end(record, 'stopped', 'max-duration'),
+    );
     this.armIdleTimer(record);
   }
 

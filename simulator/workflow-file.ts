@@ -176,7 +176,8 @@ function coerce(spec: InputSpec, value: unknown): { value: InputValue } | { erro
       return { error: `${field} must be a number` };
     }
     case 'choice':
-      if (typeof value !== 'string') return { error: `${field} must be a string, one of: ${spec.options!.join(', ')}` };
+      if (typeof value !== 'string')
+        return { error: `${field} must be a string, one of: ${spec.options!.join(', ')}` };
       if (!spec.options!.includes(value)) {
         return { error: `${field} must be one of: ${spec.options!.join(', ')} (got "${value}")` };
       }
@@ -195,7 +196,10 @@ function coerce(spec: InputSpec, value: unknown): { value: InputValue } | { erro
  * input. Strings are accepted for boolean and number inputs when they parse (as GitHub does). Defaults fill
  * omitted inputs. Returns the effective values.
  */
-export function validateInputs(specs: InputSpec[], provided: Record<string, unknown> | undefined): Record<string, InputValue> {
+export function validateInputs(
+  specs: InputSpec[],
+  provided: Record<string, unknown> | undefined,
+): Record<string, InputValue> {
   const errors: string[] = [];
   const values: Record<string, InputValue> = {};
   const known = new Map(specs.map((s) => [s.name, s]));

@@ -149,7 +149,12 @@ export class WorkflowEngine {
     this.behaviours.clear();
   }
 
-  createRun(project: Project, ref: ResolvedRef & { message: string }, spec: WorkflowSpec, inputs: Record<string, InputValue>): WorkflowRun {
+  createRun(
+    project: Project,
+    ref: ResolvedRef & { message: string },
+    spec: WorkflowSpec,
+    inputs: Record<string, InputValue>,
+  ): WorkflowRun {
     const id = randomUUID();
     const createdAt = nextTimestamp();
     const jobs: JobRecord[] = spec.jobs.map((jobSpec) => ({
@@ -259,7 +264,9 @@ export class WorkflowEngine {
         this.complete(run, job, 'success');
       } else {
         job.errorMessage = 'The approval was rejected';
-        job.view.errors = [{ title: 'Approval rejected', message: `${job.spec.name}: the approval was rejected` }];
+        job.view.errors = [
+          { title: 'Approval rejected', message: `${job.spec.name}: the approval was rejected` },
+        ];
         this.complete(run, job, 'failure');
       }
     }
@@ -363,7 +370,10 @@ export class WorkflowEngine {
     if (TERMINAL_RUN.includes(status)) {
       run.completed = true;
       for (const job of run.jobs) this.opts.timers.clear(job.timer);
-      this.emit('run-completed', { project: this.summary(run.project), run: this.view(run) } satisfies RunCompletedEvent);
+      this.emit('run-completed', {
+        project: this.summary(run.project),
+        run: this.view(run),
+      } satisfies RunCompletedEvent);
     }
   }
 

@@ -22,8 +22,9 @@ export class Progress {
 
   /** Records the status of `subject`; logs a line when it changed. Returns whether it changed. */
   update(subject: string, status: string, detail = ''): boolean {
-    if (this.statuses.get(subject) === status) return false;
-    this.statuses.set(subject, status);
+    const shown = `${status} ${detail}`;
+    if (this.statuses.get(subject) === shown) return false;
+    this.statuses.set(subject, shown);
     this.line(`${subject}: ${oneLine(status, 40)}${detail ? ` ${detail}` : ''}`);
     return true;
   }

@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeTempWorkflowRepo } from '../../simulator/index.js';
 import { call, errorCodes, errorMessages, UNKNOWN_UUID, world, type World } from './helpers.js';
 
@@ -14,6 +15,10 @@ let w: World;
 
 beforeAll(async () => {
   repoPath = (await makeTempWorkflowRepo({ 'ci.yml': WORKFLOW })).path;
+});
+
+afterAll(async () => {
+  await rm(repoPath, { recursive: true, force: true });
 });
 
 afterEach(async () => {
@@ -34,7 +39,12 @@ async function fixtures(): Promise<{ sessionId: string; runId: string }> {
   return { sessionId: session.json.data.id, runId: run.json.data.id };
 }
 
-type Endpoint = { name: string; method: string; path: (ids: { sessionId: string; runId: string }) => string; body?: boolean };
+type Endpoint = {
+  name: string;
+  method: string;
+  path: (ids: { sessionId: string; runId: string }) => string;
+  body?: boolean;
+};
 const ENDPOINTS: Endpoint[] = [
   { name: 'create session', method: 'POST', path: () => '/v2/device-run-sessions', body: true },
   { name: 'get session', method: 'GET', path: (i) => `/v2/device-run-sessions/${i.sessionId}` },
@@ -88,8 +98,12 @@ describe('authentication and authorization', () => {
   it('viewer may read sessions and runs but not create, stop or dispatch (403 naming the permission)', async () => {
     w = await world(repoPath);
     const ids = await fixtures();
-    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${ids.sessionId}`, { token: w.viewer })).status).toBe(200);
-    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.viewer })).status).toBe(200);
+    expect(
+      (await call(w.sim, 'GET', `/v2/device-run-sessions/${ids.sessionId}`, { token: w.viewer })).status,
+    ).toBe(200);
+    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.viewer })).status).toBe(
+      200,
+    );
 
     const create = await call(w.sim, 'POST', '/v2/device-run-sessions', {
       token: w.viewer,
@@ -98,7 +112,9 @@ describe('authentication and authorization', () => {
     expect(create.status).toBe(403);
     expect(errorMessages(create)).toMatch(/DEVICE_RUN_SESSION_CREATE.*developer/);
 
-    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${ids.sessionId}/stop`, { token: w.viewer });
+    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${ids.sessionId}/stop`, {
+      token: w.viewer,
+    });
     expect(stop.status).toBe(403);
     expect(errorMessages(stop)).toMatch(/DEVICE_RUN_SESSION_STOP/);
     expect(w.sim.getSession(ids.sessionId)?.status).not.toBe('stopped');
@@ -129,16 +145,23 @@ describe('authentication and authorization', () => {
     }
     const pat = w.sim.addToken({ account: w.account, role: 'developer', robot: false });
     expect(pat).toMatch(/^svc_pat_/);
-    const s = await call(w.sim, 'POST', '/v2/device-run-sessions', { token: pat, body: { appId: w.project.id, platform: 'ios' } });
+    const s = await call(w.sim, 'POST', '/v2/device-run-sessions', {
+      token: pat,
+      body: { appId: w.project.id, platform: 'ios' },
+    });
     expect(s.status).toBe(200);
   });
 
   it('grantRole gives an existing token access to another account', async () => {
     w = await world(repoPath);
     const ids = await fixtures();
-    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.stranger })).status).toBe(403);
+    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.stranger })).status).toBe(
+      403,
+    );
     w.sim.grantRole(w.stranger, w.account, 'viewer');
-    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.stranger })).status).toBe(200);
+    expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.stranger })).status).toBe(
+      200,
+    );
   });
 
   it.each([
@@ -177,7 +200,10 @@ describe('authentication and authorization', () => {
 
   it('unknown project → 404 on create and dispatch', async () => {
     w = await world(repoPath);
-    const s = await call(w.sim, 'POST', '/v2/device-run-sessions', { token: w.dev, body: { appId: UNKNOWN_UUID, platform: 'ios' } });
+    const s = await call(w.sim, 'POST', '/v2/device-run-sessions', {
+      token: w.dev,
+      body: { appId: UNKNOWN_UUID, platform: 'ios' },
+    });
     const d = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
       token: w.dev,
       body: { appId: UNKNOWN_UUID, gitRef: 'main', fileName: 'ci.yml' },

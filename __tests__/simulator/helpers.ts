@@ -1,6 +1,12 @@
 /** Shared helpers for the simulator tests (not a test file itself). */
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
-import { startSimulator, type Account, type Project, type Simulator, type SimulatorOptions } from '../../simulator/index.js';
+import {
+  startSimulator,
+  type Account,
+  type Project,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../simulator/index.js';
 
 export interface Reply {
   status: number;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { commitFiles, makeTempWorkflowRepo } from '../../simulator/index.js';
 import { call, errorMessages, waitFor, world, type World } from './helpers.js';
 
@@ -44,11 +45,23 @@ let secondSha: string;
 let w: World;
 
 beforeAll(async () => {
-  const repo = await makeTempWorkflowRepo({ 'ci.yml': SIMPLE, 'inputs.yml': WITH_INPUTS, 'broken.yml': 'jobs: [' });
+  const repo = await makeTempWorkflowRepo({
+    'ci.yml': SIMPLE,
+    'inputs.yml': WITH_INPUTS,
+    'broken.yml': 'jobs: [',
+  });
   repoPath = repo.path;
   firstSha = repo.headSha;
-  secondSha = await commitFiles(repoPath, { 'later.yml': SIMPLE, 'cycle.yml': 'jobs:\n  a: { needs: b }\n  b: { needs: a }\n' }, 'Second commit\n\nWith a body line.');
+  secondSha = await commitFiles(
+    repoPath,
+    { 'later.yml': SIMPLE, 'cycle.yml': 'jobs:\n  a: { needs: b }\n  b: { needs: a }\n' },
+    'Second commit\n\nWith a body line.',
+  );
   execFileSync('git', ['branch', 'feature/x', firstSha], { cwd: repoPath });
+});
+
+afterAll(async () => {
+  await rm(repoPath, { recursive: true, force: true });
 });
 
 afterEach(async () => {
@@ -56,7 +69,10 @@ afterEach(async () => {
 });
 
 async function dispatch(body: Record<string, unknown>) {
-  return call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.dev, body: { appId: w.project.id, ...body } });
+  return call(w.sim, 'POST', '/v2/workflows/dispatch', {
+    token: w.dev,
+    body: { appId: w.project.id, ...body },
+  });
 }
 
 describe('POST /v2/workflows/dispatch: git refs and files', () => {
@@ -70,7 +86,10 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
     w = await world(repoPath);
     const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
     expect(reply.status).toBe(200);
-    expect(reply.json.data).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.stringContaining(reply.json.data.id) });
+    expect(reply.json.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: expect.stringContaining(reply.json.data.id),
+    });
     const run = await call(w.sim, 'GET', `/v2/workflows/runs/${reply.json.data.id}`, { token: w.dev });
     expect(run.json.data.gitCommitHash).toBe(sha());
     expect(run.json.data.requestedGitRef).toBe(qualified());
@@ -94,13 +113,16 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
     expect(w.sim.getRun(reply.json.data.id)!.gitCommitMessage).toBe('Second commit\n\nWith a body line.');
   });
 
-  it.each(['nope', 'main~1', 'main^', 'HEAD', 'refs/heads/nope', 'deadbeef'])('missing ref %s → 404 naming gitRef', async (gitRef) => {
-    w = await world(repoPath);
-    const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
-    expect(reply.status).toBe(404);
-    expect(errorMessages(reply)).toMatch(/gitRef/);
-    expect(w.sim.runs()).toHaveLength(0);
-  });
+  it.each(['nope', 'main~1', 'main^', 'HEAD', 'refs/heads/nope', 'deadbeef'])(
+    'missing ref %s → 404 naming gitRef',
+    async (gitRef) => {
+      w = await world(repoPath);
+      const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
+      expect(reply.status).toBe(404);
+      expect(errorMessages(reply)).toMatch(/gitRef/);
+      expect(w.sim.runs()).toHaveLength(0);
+    },
+  );
 
   it('a ref starting with "-" → 400 (never reaches git as an option)', async () => {
     w = await world(repoPath);
@@ -134,7 +156,10 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
 
   it('missing or mistyped body fields → 400 naming each field', async () => {
     w = await world(repoPath);
-    const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.dev, body: { gitRef: 3, inputs: [] } });
+    const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
+      token: w.dev,
+      body: { gitRef: 3, inputs: [] },
+    });
     expect(reply.status).toBe(400);
     const text = errorMessages(reply);
     expect(text).toMatch(/appId is required/);
@@ -167,7 +192,14 @@ describe('POST /v2/workflows/dispatch: inputs', () => {
 
   it('accepts every type, applies defaults, and shows secrets as placeholders', async () => {
     w = await world(repoPath, { defaultJobDurationMs: 5 });
-    const outputs = await outputsOf({ name: 'n', flag: true, count: 2.5, color: 'green', env: 'staging', note: 'x' });
+    const outputs = await outputsOf({
+      name: 'n',
+      flag: true,
+      count: 2.5,
+      color: 'green',
+      env: 'staging',
+      note: 'x',
+    });
     expect(outputs).toEqual({ summary: 'n|true|2.5|green|staging', secret: '***' });
     // defaults: flag false, color red; count and env omitted (optional, no default)
     expect((await outputsOf({ name: 'm' })).summary).toBe('m|false||red|');

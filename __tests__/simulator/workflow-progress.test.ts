@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   makeTempWorkflowRepo,
   type JobCompletedEvent,
@@ -42,6 +43,10 @@ beforeAll(async () => {
   repoPath = (await makeTempWorkflowRepo({ 'release.yml': PIPELINE })).path;
 });
 
+afterAll(async () => {
+  await rm(repoPath, { recursive: true, force: true });
+});
+
 afterEach(async () => {
   await w?.sim.close();
 });
@@ -61,7 +66,8 @@ async function getRun(id: string): Promise<WorkflowRun> {
   return reply.json.data;
 }
 
-const statuses = (run: WorkflowRun): Record<string, string> => Object.fromEntries(run.jobs.map((j) => [j.key, j.status]));
+const statuses = (run: WorkflowRun): Record<string, string> =>
+  Object.fromEntries(run.jobs.map((j) => [j.key, j.status]));
 const until = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
   waitFor(() => {
     const run = w.sim.getRun(id)!;
@@ -70,7 +76,8 @@ const until = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
 
 describe('workflow run progression', () => {
   it('runs jobs in dependency order through approval to success, with ids, outputs and events', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 20, runStartDelayMs: 40 });
+    w = await world(repoPath, { defaultJobDurationMs: 20, runStartDelayMs: 100 });
+    w.sim.setJobBehaviour('build', { durationMs: 100 });
     const completed: JobCompletedEvent[] = [];
     const runsCompleted: RunCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
@@ -173,10 +180,19 @@ describe('workflow run progression', () => {
     const waiting = await until(id, (r) => r.jobs[1].status === 'failure', 'submit failure');
     // deploy needs the failed submit: skipped at once, while the approval still waits
     expect(waiting.status).toBe('action-required');
-    expect(statuses(waiting)).toMatchObject({ approval: 'action-required', deploy: 'skipped', after: 'skipped' });
+    expect(statuses(waiting)).toMatchObject({
+      approval: 'action-required',
+      deploy: 'skipped',
+      after: 'skipped',
+    });
     w.sim.approve(id);
     const final = await until(id, (r) => r.status === 'failure', 'run failure');
-    expect(statuses(final)).toMatchObject({ build: 'success', submit: 'failure', deploy: 'skipped', after: 'skipped' });
+    expect(statuses(final)).toMatchObject({
+      build: 'success',
+      submit: 'failure',
+      deploy: 'skipped',
+      after: 'skipped',
+    });
     expect(final.jobs[1].errors[0].message).toBe('Job submit failed');
   });
 
@@ -198,7 +214,7 @@ describe('workflow run progression', () => {
   });
 
   it('cancel moves running jobs through pending-cancel and unstarted ones to canceled', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5, cancelDelayMs: 40 });
+    w = await world(repoPath, { defaultJobDurationMs: 5, cancelDelayMs: 150 });
     w.sim.setJobBehaviour('build', { durationMs: 10_000 });
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
@@ -232,7 +248,12 @@ describe('workflow run progression', () => {
     await until(id, (r) => r.status === 'action-required', 'action-required');
     w.sim.cancelRun(id);
     const done = await until(id, (r) => r.status === 'canceled', 'canceled');
-    expect(statuses(done)).toMatchObject({ build: 'success', submit: 'success', approval: 'canceled', deploy: 'canceled' });
+    expect(statuses(done)).toMatchObject({
+      build: 'success',
+      submit: 'success',
+      approval: 'canceled',
+      deploy: 'canceled',
+    });
   });
 
   it('control routes approve, reject and cancel runs; 409 when nothing awaits approval, 404 for unknown runs', async () => {
@@ -249,7 +270,9 @@ describe('workflow run progression', () => {
     const canceled = await call(w.sim, 'POST', `/_sim/runs/${id2}/cancel`);
     expect(canceled.status).toBe(200);
     await until(id2, (r) => r.status === 'canceled', 'canceled');
-    expect((await call(w.sim, 'POST', '/_sim/runs/00000000-0000-4000-8000-000000000000/reject')).status).toBe(404);
+    expect((await call(w.sim, 'POST', '/_sim/runs/00000000-0000-4000-8000-000000000000/reject')).status).toBe(
+      404,
+    );
 
     const state = await call(w.sim, 'GET', '/_sim/state');
     expect(state.json.data.runs.map((r: WorkflowRun) => r.status)).toEqual(['success', 'canceled']);

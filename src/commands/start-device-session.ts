@@ -95,10 +95,7 @@ export async function startDeviceSession(
         if (!KNOWN_SESSION_STATUSES.has(session.status))
           progress.unknownStatus('Session', session.status, 'not ready yet');
         const waitingForDetails = session.status === 'in-progress' && !session.remoteConfig;
-        const changed = progress.update(
-          'session',
-          waitingForDetails ? 'in-progress (waiting for connection details)' : session.status,
-        );
+        const changed = progress.update('session', session.status, waitingForDetails ? '(waiting for connection details)' : '');
         if (!changed) progress.heartbeat(() => `session still ${session.status}`);
       },
     });

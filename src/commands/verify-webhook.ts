@@ -27,7 +27,7 @@ export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionI
         : '';
     throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
   }
-  io.info(`The ${SIGNATURE_HEADER} signature matches the payload (${body.length} bytes).`);
+  io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
   let parsed;
   try {

@@ -228,7 +228,7 @@ function describeIssues(issues: readonly Issue[], root: unknown): string {
 }
 
 function describeIssue(issue: Issue, value: unknown): string {
-  if (value === undefined && issue.code === 'invalid_type') return 'is missing';
+  if (value === undefined) return 'is missing';
   switch (issue.code) {
     case 'invalid_type':
       return `must be ${article(issue.expected)}, not ${describeType(value)}`;

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from '@jest/globals';
+
+// The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
+const CLI = 'build/simulator/cli.js';
+
+let child: ChildProcessWithoutNullStreams | undefined;
+
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+function startCli(args: string[]): Promise<string> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
+  child = spawn(process.execPath, [CLI, ...args]);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child!.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Press Ctrl-C')) resolve(out);
+    });
+    child!.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child!.on('exit', (code) => reject(new Error(`cli exited early (${code}): ${out}`)));
+  });
+}
+
+describe('simulator CLI', () => {
+  it('starts with a temporary repo, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
+    const out = await startCli(['--readiness-delay-ms', '10', '--job-duration-ms', '10']);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
+    const token = /token \(developer\):\s+(\S+)/.exec(out)![1];
+    const projectId = /project id:\s+(\S+)/.exec(out)![1];
+    expect(out).toContain('/_sim/state');
+
+    const dispatch = await fetch(`${url}/v2/workflows/dispatch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        appId: projectId,
+        gitRef: 'v1',
+        fileName: 'e2e.yml',
+        inputs: { profile: 'production' },
+      }),
+    });
+    expect(dispatch.status).toBe(200);
+    const state = (await (await fetch(`${url}/_sim/state`)).json()) as {
+      data: { runs: unknown[]; projects: Array<{ id: string }> };
+    };
+    expect(state.data.runs).toHaveLength(1);
+    expect(state.data.projects[0].id).toBe(projectId);
+
+    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    child!.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('rejects bad arguments with usage and exit code 1', async () => {
+    await expect(startCli(['--role', 'superuser'])).rejects.toThrow(
+      /exited early \(1\).*--role must be one of/s,
+    );
+  });
+});

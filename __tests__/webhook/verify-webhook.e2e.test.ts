@@ -1,0 +1,307 @@
+/**
+ * verify-webhook end to end: the simulator runs a workflow and delivers its build and submission webhooks
+ * to a local receiver that fails twice and then acknowledges; the receiver's raw body and header go to
+ * the built bundle (dist/main.js) on Node 20 and Node 24, as a file and inline. Genuine deliveries are
+ * accepted with outputs that match the job that finished; every tampered one is refused with exit code
+ * 1, no digest printed and no output set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkflowRun } from '../../simulator/index.js';
+import { signWebhookBody } from '../../src/webhook/signature.js';
+import { runAction, RUNTIME_NAMES, type ActionRun } from '../helpers/run-action.js';
+import { createWorld, until, type World } from '../helpers/world.js';
+import { call } from '../simulator/helpers.js';
+import { failTwiceThenAcknowledge, startReceiver, type Receiver, type Received } from './receiver.js';
+
+const SECRET = 'whsec-e2e-0123456789-abcdef';
+const PIPELINE = `name: Release
+on: workflow_dispatch
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  submit_ios:
+    name: Submit iOS
+    type: submit
+    needs: [build_ios]
+    params:
+      platform: ios
+`;
+
+let world: World;
+let receiver: Receiver;
+let run: WorkflowRun;
+let dir: string;
+let build: Received;
+let submission: Received;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-webhook-e2e-'));
+  receiver = await startReceiver(failTwiceThenAcknowledge);
+  world = await createWorld(
+    { 'release.yml': PIPELINE },
+    { defaultJobDurationMs: 30, webhooks: { baseIntervalMs: 20 } },
+  );
+  world.sim.webhooks.add({
+    projectId: world.project.id,
+    event: 'BUILD',
+    url: `${receiver.url}/build`,
+    secret: SECRET,
+  });
+  world.sim.webhooks.add({
+    projectId: world.project.id,
+    event: 'SUBMIT',
+    url: `${receiver.url}/submit`,
+    secret: SECRET,
+  });
+
+  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
+    token: world.token,
+    body: { appId: world.project.id, gitRef: 'main', fileName: 'release.yml' },
+  });
+  expect(reply.status).toBe(200);
+  run = await until(() => {
+    const current = world.sim.getRun(reply.json.data.id);
+    return current?.status === 'success' && current;
+  });
+  await world.sim.webhooks.idle();
+  // The receiver failed twice, then acknowledged; the simulator stopped there.
+  expect(receiver.on('/build').map((q) => q.method)).toEqual(['POST', 'POST', 'POST']);
+  expect(receiver.on('/submit')).toHaveLength(3);
+  expect(world.sim.webhooks.deliveries.filter((a) => a.acknowledged)).toHaveLength(2);
+  build = receiver.on('/build')[2];
+  submission = receiver.on('/submit')[2];
+});
+
+afterAll(async () => {
+  await world?.sim.close();
+  await receiver?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+function bodyFile(body: Buffer): string {
+  const path = join(dir, `payload-${++files}.json`);
+  writeFileSync(path, body);
+  return path;
+}
+
+const header = (request: Received): string => request.headers['svc-signature'] as string;
+
+function verify(runtime: string, inputs: Record<string, string>): Promise<ActionRun> {
+  return runAction({ runtime, inputs: { command: 'verify-webhook', 'webhook-secret': SECRET, ...inputs } });
+}
+
+/** The log without the runner's `::add-mask::` registrations (the only place a secret may appear). */
+function printed(result: ActionRun): string {
+  return (result.stdout + result.stderr).replace(/^::add-mask::.*$/gm, '');
+}
+
+/** What the user sees for a refused delivery: exit 1, one error, no outputs, no digest anywhere. */
+function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
+  expect(result.exitCode).toBe(1);
+  expect(result.outputs).toEqual({});
+  expect(result.stdout).toMatch(message);
+  expect(result.stdout).toMatch(/^::error::/m);
+  const expectedDigest = signWebhookBody(body, SECRET).slice('sha1='.length);
+  expect(result.stdout + result.stderr).not.toContain(expectedDigest);
+  expect(result.stdout.startsWith(`::add-mask::${SECRET}\n`)).toBe(true);
+  expect(printed(result)).not.toContain(SECRET);
+  expect(result.stdout).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) => {
+  it('accepts the build delivery from a file: outputs match the build job that finished', async () => {
+    const job = run.jobs.find((j) => j.key === 'build_ios')!;
+    const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(build.body) });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({
+      event: 'BUILD',
+      id: job.buildId,
+      status: 'finished',
+      platform: 'ios',
+      'app-id': world.project.id,
+      payload: expect.any(String),
+    });
+    expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));
+    expect(JSON.parse(result.outputs.payload)).toMatchObject({ accountName: 'acme', projectName: 'app' });
+    expect(result.stdout).toContain('Signature verified: the svc-signature header matches the payload');
+    expect(result.stdout).toContain(
+      `Build ${job.buildId} (BUILD) of acme/app: finished, platform ios, app ${world.project.id}.`,
+    );
+    expect(printed(result)).not.toContain(SECRET);
+  });
+
+  it('accepts the submission delivery passed inline: outputs match the submission job', async () => {
+    const job = run.jobs.find((j) => j.key === 'submit_ios')!;
+    const result = await verify(runtime, {
+      signature: header(submission),
+      payload: submission.body.toString('utf8'),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({
+      event: 'SUBMIT',
+      id: job.submissionId,
+      status: 'finished',
+      platform: 'ios',
+      'app-id': world.project.id,
+    });
+    expect(JSON.parse(result.outputs.payload).turtleBuildId).toBe(
+      run.jobs.find((j) => j.key === 'build_ios')!.buildId,
+    );
+  });
+
+  it('accepts a delivery relayed as in the README: base64 in client_payload, decoded to a file by a shell step', async () => {
+    const clientPayload = JSON.parse(
+      JSON.stringify({ signature: header(build), body_base64: build.body.toString('base64') }),
+    ) as { signature: string; body_base64: string };
+    const file = join(dir, `relayed-${runtime}.json`);
+    execFileSync('bash', ['-c', `printf '%s' "$BODY_BASE64" | base64 --decode > "$OUT"`], {
+      env: { PATH: process.env.PATH, BODY_BASE64: clientPayload.body_base64, OUT: file },
+    });
+    const result = await verify(runtime, { signature: clientPayload.signature, 'payload-file': file });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.id).toBe(run.jobs.find((j) => j.key === 'build_ios')!.buildId);
+  });
+
+  it('accepts a signature header with surrounding white space (as a YAML input may carry)', async () => {
+    const result = await verify(runtime, {
+      signature: ` ${header(build)}\n`,
+      'payload-file': bodyFile(build.body),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.event).toBe('BUILD');
+  });
+
+  describe('refuses tampered deliveries', () => {
+    it('one byte of the body changed', async () => {
+      const tampered = Buffer.from(build.body);
+      const at = tampered.indexOf('"finished"') + 1;
+      tampered[at] = 'F'.charCodeAt(0);
+      const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(tampered) });
+      expectRefused(
+        result,
+        tampered,
+        /Invalid signature: the svc-signature header does not match the payload/,
+      );
+      expect(result.stdout).toContain('no outputs were set');
+    });
+
+    it('one hex digit of the signature changed', async () => {
+      const good = header(build);
+      const last = good.at(-1) === '0' ? '1' : '0';
+      const result = await verify(runtime, {
+        signature: good.slice(0, -1) + last,
+        'payload-file': bodyFile(build.body),
+      });
+      expectRefused(result, build.body, /does not match the payload/);
+    });
+
+    it('a genuine signature on another delivery (the submission body with the build header)', async () => {
+      const result = await verify(runtime, {
+        signature: header(build),
+        payload: submission.body.toString('utf8'),
+      });
+      expectRefused(result, submission.body, /does not match the payload/);
+    });
+
+    it('signed with another secret', async () => {
+      const forged = signWebhookBody(build.body, 'an-attacker-secret-0123456789');
+      const result = await verify(runtime, { signature: forged, 'payload-file': bodyFile(build.body) });
+      expectRefused(result, build.body, /does not match the payload/);
+    });
+
+    it('truncated and extended bodies; a trailing line break gets a hint', async () => {
+      const truncated = build.body.subarray(0, build.body.length - 1);
+      expectRefused(
+        await verify(runtime, { signature: header(build), 'payload-file': bodyFile(truncated) }),
+        truncated,
+        /does not match/,
+      );
+      const extended = Buffer.concat([build.body, Buffer.from('\n')]);
+      const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(extended) });
+      expectRefused(result, extended, /does not match/);
+      expect(result.stdout).toContain('The payload ends with a line break');
+    });
+
+    it('the body re-serialised with other white space', async () => {
+      const pretty = Buffer.from(JSON.stringify(JSON.parse(build.body.toString('utf8')), null, 2));
+      const result = await verify(runtime, { signature: header(build), payload: pretty.toString('utf8') });
+      expectRefused(result, pretty, /does not match/);
+    });
+
+    it.each([
+      [
+        'uppercase hex digits',
+        (h: string) => `sha1=${h.slice(5).toUpperCase()}`,
+        /uppercase hexadecimal digits/,
+      ],
+      ['a wrong prefix', (h: string) => `sha256=${h.slice(5)}`, /does not start with `sha1=`/],
+      ['a truncated digest', (h: string) => h.slice(0, -2), /has 38 characters after `sha1=`/],
+    ])('a header with %s', async (_name, change, message) => {
+      const result = await verify(runtime, {
+        signature: change(header(build)),
+        'payload-file': bodyFile(build.body),
+      });
+      expectRefused(result, build.body, message);
+    });
+  });
+
+  describe('refuses unusable deliveries with a clear message', () => {
+    it('a payload file that does not exist', async () => {
+      const result = await verify(runtime, {
+        signature: header(build),
+        'payload-file': join(dir, 'missing.json'),
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toMatch(
+        /::error::`payload-file` \(.*missing\.json\) cannot be read: no such file\./,
+      );
+    });
+
+    it('a correctly signed body that is not JSON', async () => {
+      const body = Buffer.from('status=finished&id=1');
+      const result = await verify(runtime, {
+        signature: signWebhookBody(body, SECRET),
+        'payload-file': bodyFile(body),
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toContain(
+        '::error::The delivery is signed correctly, but it cannot be used: The payload is not valid JSON.',
+      );
+    });
+
+    it('a correctly signed JSON body that is neither a build nor a submission payload', async () => {
+      const body = Buffer.from(JSON.stringify({ id: run.id, status: 'success', url: run.url }));
+      const result = await verify(runtime, {
+        signature: signWebhookBody(body, SECRET),
+        payload: body.toString(),
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toMatch(/neither a build payload .* nor a submission payload/);
+    });
+
+    it('a signed payload whose text would be a workflow command is printed neutralised', async () => {
+      const payload = JSON.parse(build.body.toString('utf8'));
+      payload.projectName = '\n::set-output name=status::hacked';
+      const body = Buffer.from(JSON.stringify(payload));
+      const result = await verify(runtime, {
+        signature: signWebhookBody(body, SECRET),
+        payload: body.toString(),
+      });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).not.toMatch(/^\s*::set-output/m);
+      expect(result.outputs.status).toBe('finished');
+    });
+  });
+});
