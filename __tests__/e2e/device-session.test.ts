@@ -285,7 +285,10 @@ describe.each(RUNTIME_NAMES)('device sessions on %s', (runtime) => {
     expect(main.env).toEqual({});
     expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
     const post = await runPost(main, { runtime, inputs: world.api });
-    expect({ exitCode: post.exitCode, stdout: post.stdout }).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('is stopped') });
+    expect({ exitCode: post.exitCode, stdout: post.stdout }).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringContaining('is stopped'),
+    });
   });
 
   it('reports a viewer token as 403 and creates nothing', async () => {

@@ -116,7 +116,7 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
     expect(result.exitCode).toBe(1);
     expect(result.outputs.status).toBe('failure');
     expect(result.stdout).toMatch(
-      /::error::Workflow run [0-9a-f-]+ ended with status failure\. Failed jobs: test \(Tests\) \(failure\)\. http/,
+      /::error::Workflow run [0-9a-f-]+ ended with status failure\. Failed jobs: test \(Tests\) \(failure: Detox: 3 tests failed\)\. http/,
     );
     const jobs = JSON.parse(result.outputs.jobs) as Array<{ key: string; status: string }>;
     expect(jobs.find((job) => job.key === 'submit')?.status).toBe('skipped');

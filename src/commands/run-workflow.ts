@@ -106,7 +106,7 @@ export async function runWorkflow(settings: RunWorkflowSettings, context: Comman
   const failed = final.jobs.filter((job) => job.status === 'failure' || job.status === 'canceled');
   const which =
     failed.length > 0
-      ? ` Failed jobs: ${failed.map((job) => `${jobLabel(job)} (${job.status})`).join(', ')}.`
+      ? ` Failed jobs: ${failed.map((job) => `${jobLabel(job)} (${job.status}${firstError(job)})`).join(', ')}.`
       : '';
   throw new ActionFailure(
     `Workflow run ${final.id} ended with status ${oneLine(final.status, 40)}.${which} ${runUrl}`,
@@ -116,6 +116,18 @@ export async function runWorkflow(settings: RunWorkflowSettings, context: Comman
 function jobLabel(job: WorkflowRun['jobs'][number]): string {
   const name = job.name && job.name !== job.key ? ` (${oneLine(job.name, 80)})` : '';
   return `${oneLine(job.key, 80)}${name}`;
+}
+
+/** The first message in a job's `errors`, whose element shape the spec does not show: read defensively. */
+function firstError(job: WorkflowRun['jobs'][number]): string {
+  for (const error of job.errors ?? []) {
+    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const text = [error, record.message, record.title].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    if (text) return `: ${oneLine(text, 200)}`;
+  }
+  return '';
 }
 
 function setRunOutputs(io: ActionIO, run: WorkflowRun): void {

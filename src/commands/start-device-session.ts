@@ -95,7 +95,11 @@ export async function startDeviceSession(
         if (!KNOWN_SESSION_STATUSES.has(session.status))
           progress.unknownStatus('Session', session.status, 'not ready yet');
         const waitingForDetails = session.status === 'in-progress' && !session.remoteConfig;
-        const changed = progress.update('session', session.status, waitingForDetails ? '(waiting for connection details)' : '');
+        const changed = progress.update(
+          'session',
+          session.status,
+          waitingForDetails ? '(waiting for connection details)' : '',
+        );
         if (!changed) progress.heartbeat(() => `session still ${session.status}`);
       },
     });

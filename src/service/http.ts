@@ -90,6 +90,7 @@ export class ServiceHttp {
         if (spec.signal?.aborted) throw failure;
         if (!isRetryable(failure, spec.idempotent)) throw notRepeated(spec, failure);
         if (attempt >= this.retry.maxAttempts) {
+          if (attempt === 1) throw failure;
           throw new RetriesExhaustedError(
             `${spec.operation} failed ${attempt} times in a row; giving up. Last error: ${failure.message}`,
             failure,
@@ -110,10 +111,9 @@ export class ServiceHttp {
 
   private async attempt<T>(spec: RequestSpec<T>): Promise<T> {
     const url = new URL(spec.path.replace(/^\//, ''), this.baseUrl).toString();
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.settings.token}`,
-      Accept: 'application/json',
-    };
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    // No token, no header: the service then answers 400 UNAUTHORIZED_ERROR, which names the problem.
+    if (this.settings.token) headers.Authorization = `Bearer ${this.settings.token}`;
     let payload: string | null = null;
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -134,7 +134,8 @@ export class ServiceHttp {
       const status = response.message.statusCode ?? 0;
       const body = await readBody(response.message, this.maxResponseBytes, timeout.signal).catch(
         (error: unknown) => {
-          if (error instanceof ResponseFormatError) throw error;
+          if (error instanceof ResponseFormatError)
+            throw new ResponseFormatError(`${spec.operation} failed: ${error.message}`);
           throw this.networkError(spec, error, timeout.signal.aborted && !spec.signal?.aborted);
         },
       );
@@ -265,32 +266,29 @@ function readBody(message: IncomingMessage, limit: number, signal: AbortSignal):
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onAbort = (): void => {
-      message.destroy();
-      reject(new Error('aborted'));
+    let settled = false;
+    // The first outcome wins: destroying the socket below also fires 'aborted' and 'close'.
+    const settle = (error: Error | undefined, body?: string): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (error) {
+        reject(error);
+        message.destroy();
+      } else resolve(body ?? '');
     };
+    const onAbort = (): void => settle(new Error('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     message.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        signal.removeEventListener('abort', onAbort);
-        message.destroy();
-        reject(new ResponseFormatError(`the service's answer is larger than ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > limit) settle(new ResponseFormatError(`the service's answer is larger than ${limit} bytes`));
+      else chunks.push(chunk);
     });
-    message.on('end', () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    message.on('error', (error) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-    message.on('aborted', () => reject(new Error('connection closed before the answer was complete')));
+    message.on('end', () => settle(undefined, Buffer.concat(chunks).toString('utf8')));
+    message.on('error', (error) => settle(error));
+    message.on('aborted', () => settle(new Error('connection closed before the answer was complete')));
     message.on('close', () => {
-      if (!message.complete) reject(new Error('connection closed before the answer was complete'));
+      if (!message.complete) settle(new Error('connection closed before the answer was complete'));
     });
   });
 }
