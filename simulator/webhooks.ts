@@ -114,8 +114,10 @@ export class WebhookDispatcher {
     } catch {
       throw new Error('url must be an absolute http or https URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('url must be an http or https URL');
-    if (typeof options.projectId !== 'string' || options.projectId === '') throw new Error('projectId is required');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error('url must be an http or https URL');
+    if (typeof options.projectId !== 'string' || options.projectId === '')
+      throw new Error('projectId is required');
     assertWebhookSecret(options.secret);
     const webhook: WebhookConfig = {
       id: randomUUID(),
@@ -130,7 +132,9 @@ export class WebhookDispatcher {
 
   /** Every configured webhook (without secrets), optionally of one project. */
   list(projectId?: string): WebhookView[] {
-    return [...this.webhooks.values()].filter((w) => projectId === undefined || w.projectId === projectId).map(view);
+    return [...this.webhooks.values()]
+      .filter((w) => projectId === undefined || w.projectId === projectId)
+      .map(view);
   }
 
   /** Removes a webhook; deliveries already under way still finish. False when there was none. */
@@ -161,7 +165,8 @@ export class WebhookDispatcher {
     const status = PAYLOAD_STATUS[event.job.status];
     if (!webhookEvent || !status) return null;
     // A job canceled before it started has no build or submission record, so nothing completes.
-    if (webhookEvent === 'BUILD') return event.job.buildId ? { event: 'BUILD', payload: buildPayload(event) } : null;
+    if (webhookEvent === 'BUILD')
+      return event.job.buildId ? { event: 'BUILD', payload: buildPayload(event) } : null;
     return event.job.submissionId ? { event: 'SUBMIT', payload: submissionPayload(event) } : null;
   }
 
@@ -231,7 +236,11 @@ export class WebhookDispatcher {
   }
 
   /** One POST on a fresh connection; resolves with the status, or null and the reason. */
-  private post(url: string, body: string, signature: string): Promise<{ status: number | null; error?: string }> {
+  private post(
+    url: string,
+    body: string,
+    signature: string,
+  ): Promise<{ status: number | null; error?: string }> {
     return new Promise((resolve) => {
       const target = new URL(url);
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -266,7 +275,9 @@ export class WebhookDispatcher {
         res.resume();
         finish({ status: res.statusCode ?? null });
       });
-      req.on('error', (error: NodeJS.ErrnoException) => finish({ status: null, error: error.code ?? error.message }));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        finish({ status: null, error: error.code ?? error.message }),
+      );
       req.end(body);
     });
   }
@@ -371,7 +382,9 @@ export function buildPayload(event: JobCompletedEvent): BuildPayload {
     status,
     artifacts: {
       ...(status === 'finished'
-        ? { buildUrl: `${origin}/artifacts/builds/${id}/${slug(event.project.name)}.${platform === 'ios' ? 'ipa' : 'aab'}` }
+        ? {
+            buildUrl: `${origin}/artifacts/builds/${id}/${slug(event.project.name)}.${platform === 'ios' ? 'ipa' : 'aab'}`,
+          }
         : {}),
       logsS3KeyPrefix: `production/${event.project.id}/${id}`,
     },
@@ -416,7 +429,9 @@ export function buildPayload(event: JobCompletedEvent): BuildPayload {
       totalNetworkEgressBytes: spread(id, 5, 80) * 1024 ** 2,
       totalNetworkIngressBytes: spread(id, 300, 1200) * 1024 ** 2,
     },
-    ...(status === 'errored' ? { error: { message: event.errorMessage ?? 'The build failed', errorCode: 'UNKNOWN_ERROR' } } : {}),
+    ...(status === 'errored'
+      ? { error: { message: event.errorMessage ?? 'The build failed', errorCode: 'UNKNOWN_ERROR' } }
+      : {}),
     createdAt: iso(times.created),
     enqueuedAt: iso(times.created),
     provisioningStartedAt: iso(provisioning),
@@ -441,7 +456,9 @@ export function submissionPayload(event: JobCompletedEvent): SubmissionPayload {
   const times = timesOf(event);
   const origin = new URL(event.run.url).origin;
   // The build this submission submits: an upstream build job of the same run that produced one.
-  const upstream = event.run.jobs.find((job) => job.type === 'build' && job.buildId && event.job.requiredJobKeys.includes(job.key));
+  const upstream = event.run.jobs.find(
+    (job) => job.type === 'build' && job.buildId && event.job.requiredJobKeys.includes(job.key),
+  );
   return {
     id,
     accountName: event.project.accountName,
@@ -476,7 +493,10 @@ export function submissionPayload(event: JobCompletedEvent): SubmissionPayload {
 //   DELETE /_sim/webhooks/:id
 //   GET    /_sim/webhook-deliveries     every delivery attempt, oldest first
 
-export function webhookControlRoutes(dispatcher: WebhookDispatcher, hasProject: (id: string) => boolean): Route[] {
+export function webhookControlRoutes(
+  dispatcher: WebhookDispatcher,
+  hasProject: (id: string) => boolean,
+): Route[] {
   return [
     {
       method: 'GET',
@@ -492,8 +512,10 @@ export function webhookControlRoutes(dispatcher: WebhookDispatcher, hasProject: 
           throw badRequest('The body must be a JSON object: { projectId, event, url, secret }');
         }
         const { projectId, event, url, secret } = body as Record<string, unknown>;
-        if (typeof projectId !== 'string' || !hasProject(projectId)) throw badRequest('projectId must be the id of a project');
-        if (typeof url !== 'string' || typeof secret !== 'string') throw badRequest('url and secret must be strings');
+        if (typeof projectId !== 'string' || !hasProject(projectId))
+          throw badRequest('projectId must be the id of a project');
+        if (typeof url !== 'string' || typeof secret !== 'string')
+          throw badRequest('url and secret must be strings');
         try {
           return ok(dispatcher.add({ projectId, event: event as WebhookEvent, url, secret }));
         } catch (error) {

@@ -29,16 +29,7 @@ export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionI
   }
   io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
-  let parsed;
-  try {
-    parsed = parseWebhookBody(body);
-  } catch (error) {
-    if (error instanceof WebhookPayloadError) {
-      throw new ActionFailure(`The delivery is signed correctly, but it cannot be used: ${error.message}`);
-    }
-    throw error;
-  }
-  const { event, payload, json } = parsed;
+  const { event, payload, json } = parseAuthenticBody(body);
 
   io.setOutput('event', event);
   io.setOutput('id', payload.id);
@@ -64,6 +55,18 @@ export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionI
         `Note: status \`${payload.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
       ),
     );
+  }
+}
+
+/** Parses a body whose signature was verified; a body that is not a payload is an ActionFailure. */
+function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
+  try {
+    return parseWebhookBody(body);
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) {
+      throw new ActionFailure(`The delivery is signed correctly, but it cannot be used: ${error.message}`);
+    }
+    throw error;
   }
 }
 
