@@ -1,5 +1,5 @@
 /** The runner's side of InputSource: INPUT_* variables (read raw; inputs.ts trims where it should). */
-import * as core from '@actions/core';
+import * as core from './actions-core.js';
 import { readFileSync } from 'node:fs';
 import type { InputSource } from './inputs.js';
 

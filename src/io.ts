@@ -5,7 +5,7 @@
  * text as a second line of defence) and no line from outside can act as a workflow command.
  * Commands receive an ActionIO; only createCoreIO() touches @actions/core.
  */
-import * as core from '@actions/core';
+import * as core from './actions-core.js';
 import { neutraliseLines } from './text.js';
 
 export interface ActionIO {

@@ -33,7 +33,13 @@ export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> 
     await sleep(readAt - now(), options.signal);
     if (options.signal?.aborted) return { kind: 'aborted', last };
     const readStartedAt = now();
-    last = await options.read({ deadline: options.deadline, signal: options.signal });
+    try {
+      last = await options.read({ deadline: options.deadline, signal: options.signal });
+    } catch (error) {
+      // A read cut short by the cancellation is the cancellation, not a failure of the service.
+      if (options.signal?.aborted) return { kind: 'aborted', last };
+      throw error;
+    }
     options.onRead?.(last);
     if (options.isDone(last)) return { kind: 'done', value: last };
     if (options.signal?.aborted) return { kind: 'aborted', last };

@@ -3,7 +3,7 @@
  * device session that this step's main part created. Nothing saved → nothing to do. A session that
  * cannot be confirmed stopped fails the post step with an error annotation: never silent.
  */
-import * as core from '@actions/core';
+import * as core from './actions-core.js';
 import { createCoreIO } from './io.js';
 import { coreInputSource } from './core-inputs.js';
 import { readApiSettings } from './inputs.js';

@@ -3,7 +3,7 @@
  * a per-request deadline, a response size limit, and the retry policy of retry.ts. One keep-alive
  * HttpClient per step, so all requests of a step share one TCP connection. It knows nothing of GitHub.
  */
-import { HttpClient } from '@actions/http-client';
+import { HttpClient } from './transport.js';
 import type { IncomingMessage } from 'node:http';
 import type { ZodMiniType } from 'zod/mini';
 import {
@@ -87,7 +87,8 @@ export class ServiceHttp {
         return await this.attempt(spec);
       } catch (error) {
         const failure = error instanceof Error ? error : new Error(String(error));
-        if (spec.signal?.aborted) throw failure;
+        // Cancelled: never repeated; a create or dispatch cut short may still have been processed.
+        if (spec.signal?.aborted) throw notRepeated(spec, failure);
         if (!isRetryable(failure, spec.idempotent)) throw notRepeated(spec, failure);
         if (attempt >= this.retry.maxAttempts) {
           if (attempt === 1) throw failure;
@@ -148,6 +149,8 @@ export class ServiceHttp {
   }
 
   private networkError(spec: RequestSpec<unknown>, error: unknown, timedOut: boolean): NetworkError {
+    if (spec.signal?.aborted)
+      return new NetworkError(`${spec.operation} was interrupted: the step was cancelled`, false);
     if (timedOut) {
       return new NetworkError(
         `${spec.operation} failed: no complete answer within ${this.requestTimeoutMs / 1000} s`,
