@@ -4,7 +4,8 @@
  * one go; each names the input, what is wrong with the value and what is allowed. Values are never
  * echoed back for inputs that may hold secrets.
  */
-import { parseDocument, visit } from 'yaml';
+import { loadedYaml } from './lazy-yaml.js';
+import type { CreateSessionRequest } from './service/client.js';
 
 export const COMMANDS = [
   'run-workflow',
@@ -42,30 +43,23 @@ export interface RunWorkflowSettings {
   gitRef: string;
   inputs?: Record<string, string | number | boolean>;
   wait: boolean;
+  /** Set when `comment: true`: post the result as a sticky pull-request comment. */
+  comment?: CommentSettings;
 }
 
 export interface StartSessionSettings {
   command: 'start-device-session';
   api: ApiSettings;
-  request: {
-    appId: string;
-    platform: Platform;
-    name?: string;
-    type?: SessionType;
-    packageVersion?: string;
-    deviceIdentifier?: string;
-    maxDurationMinutes?: number;
-    maxIdleTimeMinutes?: number;
-    buildId?: string;
-    applicationArchiveUrl?: string;
-    svcGo?: boolean;
-    sdkVersion?: string;
-    launchArgs?: string[];
-    openUrl?: string;
-  };
+  request: CreateSessionRequest;
   wait: boolean;
   exportEnv: boolean;
   autoStop: boolean;
+  /** Set when `comment: true`: post the session's links as a sticky pull-request comment. */
+  comment?: CommentSettings;
+}
+
+export interface CommentSettings {
+  githubToken: string;
 }
 
 export interface StopSessionSettings {
@@ -116,6 +110,8 @@ export const COMMAND_INPUTS: Record<Command, readonly string[]> = {
     'git-ref',
     'inputs',
     'wait',
+    'comment',
+    'github-token',
   ],
   'start-device-session': [
     'token',
@@ -139,6 +135,8 @@ export const COMMAND_INPUTS: Record<Command, readonly string[]> = {
     'wait',
     'export-env',
     'auto-stop',
+    'comment',
+    'github-token',
   ],
   'stop-device-session': ['token', 'base-url', 'session-id'],
   'verify-webhook': ['webhook-secret', 'signature', 'payload', 'payload-file'],
@@ -191,6 +189,7 @@ function readRunWorkflow(reader: Reader): RunWorkflowSettings {
     gitRef: reader.gitRef(),
     inputs: reader.dispatchInputs(),
     wait: reader.boolean('wait', true),
+    comment: reader.comment(),
   };
 }
 
@@ -273,6 +272,7 @@ function readStartSession(reader: Reader): StartSessionSettings {
     wait: reader.boolean('wait', true),
     exportEnv: reader.boolean('export-env', true),
     autoStop: reader.boolean('auto-stop', true),
+    comment: reader.comment(),
   };
 }
 
@@ -374,6 +374,20 @@ class Reader {
       pollIntervalMs: interval * 1000,
       timeoutMs: timeout * 60_000,
     };
+  }
+
+  /** `comment` (default false) and, when it is true, `github-token` (or GITHUB_TOKEN). */
+  comment(): CommentSettings | undefined {
+    if (!this.boolean('comment', false)) return undefined;
+    const githubToken = this.value('github-token') ?? this.source.env.GITHUB_TOKEN?.trim() ?? '';
+    if (githubToken === '') {
+      this.problem(
+        '`github-token` is required with `comment: true`: pass `github-token: ${{ github.token }}` and grant `pull-requests: write`.',
+      );
+    } else if (/\s/.test(githubToken) || CONTROL.test(githubToken)) {
+      this.problem('`github-token` must be a single word with no spaces or line breaks.');
+    }
+    return { githubToken };
   }
 
   uuid(name: string, required: boolean): string | undefined {
@@ -525,6 +539,7 @@ class Reader {
     const name = 'inputs';
     const value = this.value(name);
     if (value === undefined) return undefined;
+    const { parseDocument, visit } = loadedYaml();
     const document = parseDocument(value, { uniqueKeys: true, prettyErrors: false });
     if (document.errors.length > 0) {
       const first = document.errors[0];

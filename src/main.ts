@@ -3,16 +3,19 @@
  * input is validated before the first request, then the command runs. Expected failures end in
  * one clear error line and exit code 1; never a stack trace.
  */
-import * as core from '@actions/core';
+import * as core from './actions-core.js';
 import { createCoreIO, type ActionIO } from './io.js';
 import { coreInputSource } from './core-inputs.js';
-import { readSettings, type Settings } from './inputs.js';
+import {
+  readSettings,
+  type RunWorkflowSettings,
+  type Settings,
+  type StartSessionSettings,
+} from './inputs.js';
 import { createClient } from './client-factory.js';
-import { describeFailure } from './failure.js';
-import { runWorkflow } from './commands/run-workflow.js';
-import { startDeviceSession } from './commands/start-device-session.js';
-import { stopDeviceSessionCommand } from './commands/stop-device-session.js';
-import { verifyWebhook } from './commands/verify-webhook.js';
+import { ActionFailure, describeFailure } from './failure.js';
+import { preloadYaml } from './lazy-yaml.js';
+import { commentOnPullRequest } from './pr-comment.js';
 
 export async function run(): Promise<void> {
   const io = createCoreIO();
@@ -21,6 +24,8 @@ export async function run(): Promise<void> {
 
   let settings: Settings;
   try {
+    // The YAML parser is loaded only when there is YAML to parse (see lazy-yaml.ts).
+    if (core.getInput('inputs')) await preloadYaml();
     const read = readSettings(source);
     settings = read.settings;
     for (const warning of read.warnings) io.warning(warning);
@@ -37,27 +42,64 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // With `comment: true` the job summary the command writes is kept for the pull-request comment.
+  const comment = 'comment' in settings ? settings.comment : undefined;
+  const summaries: string[] = [];
+  const commandIO: ActionIO = comment
+    ? { ...io, appendSummary: (markdown) => (summaries.push(markdown), io.appendSummary(markdown)) }
+    : io;
+  let failure: string | undefined;
   try {
-    await runCommand(settings, io, cancellation.signal);
+    await runCommand(settings, commandIO, cancellation.signal);
+    // The signal came as the command finished: exit 1 (cancelled) with a message, never in silence.
+    if (cancellation.signal.aborted)
+      throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
+    failure = describeFailure(error).message;
     fail(io, error);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  if (comment && (settings.command === 'run-workflow' || settings.command === 'start-device-session')) {
+    if (cancellation.signal.aborted) io.info('The step was cancelled; no pull request comment was posted.');
+    else
+      // pr-comment.ts loads @actions/github lazily: the default path never loads it.
+      await commentOnPullRequest(
+        comment,
+        { command: settings.command, subject: commentSubject(settings), summaries, failure },
+        io,
+      );
+  }
 }
 
+function commentSubject(settings: RunWorkflowSettings | StartSessionSettings): string {
+  if (settings.command === 'run-workflow') return settings.fileName;
+  const { name, platform, type } = settings.request;
+  return name ?? `${platform} ${type ?? 'agent-device'}`;
+}
+
+/** Each command is a chunk of its own in the bundle: a step loads only the command it runs. */
 async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal): Promise<void> {
-  if (settings.command === 'verify-webhook') return verifyWebhook(settings, io);
+  if (settings.command === 'verify-webhook') {
+    const { verifyWebhook } = await import('./commands/verify-webhook.js');
+    return verifyWebhook(settings, io);
+  }
   const client = createClient(settings.api, io);
   try {
     switch (settings.command) {
-      case 'run-workflow':
+      case 'run-workflow': {
+        const { runWorkflow } = await import('./commands/run-workflow.js');
         return await runWorkflow(settings, { io, client, signal });
-      case 'start-device-session':
+      }
+      case 'start-device-session': {
+        const { startDeviceSession } = await import('./commands/start-device-session.js');
         return await startDeviceSession(settings, { io, client, signal });
-      case 'stop-device-session':
+      }
+      case 'stop-device-session': {
+        const { stopDeviceSessionCommand } = await import('./commands/stop-device-session.js');
         return await stopDeviceSessionCommand(settings, { io, client, signal });
+      }
     }
   } finally {
     client.dispose();
@@ -66,7 +108,7 @@ async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal)
 
 /** Masks every input that may hold a secret, whatever the command, before anything is printed. */
 function maskSecretInputs(io: ActionIO): void {
-  for (const name of ['token', 'webhook-secret']) {
+  for (const name of ['token', 'webhook-secret', 'github-token']) {
     const value = core.getInput(name);
     if (value) io.mask(value);
   }

@@ -236,6 +236,26 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
     expect(world.sim.requests.filter((request) => request.fault).length).toBe(4);
   });
 
+  it('gives up after 6 failed reads in a row, linking the run that goes on', async () => {
+    world.sim.injectFault({
+      method: 'GET',
+      path: /^\/v2\/workflows\/runs\//,
+      kind: 'status',
+      status: 503,
+      times: 50,
+    });
+    const result = await run({});
+    const [simRun] = world.sim.runs();
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs['run-id']).toBe(simRun.id);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `::error::Reading workflow run ${simRun.id} failed 6 times in a row; giving up\\. Last error: .*503.*\\. The run goes on: ${simRun.url}`,
+      ),
+    );
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(6);
+  });
+
   it('never dispatches twice when the dispatch answer is lost', async () => {
     world.sim.injectFault({
       method: 'POST',

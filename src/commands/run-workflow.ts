@@ -60,7 +60,11 @@ export async function runWorkflow(settings: RunWorkflowSettings, context: Comman
   const progress = new Progress(io, startedAt, HEARTBEAT_MS, now);
   let announcedApproval = false;
   const outcome = await poll<WorkflowRun>({
-    read: (limits) => client.getWorkflowRun(dispatched.id, limits),
+    read: (limits) =>
+      client.getWorkflowRun(dispatched.id, limits).catch((error: unknown) => {
+        // Reads gave up: the run itself goes on, so say where to follow it.
+        throw new ActionFailure(`${(error as Error).message.replace(/\.$/, '')}. The run goes on: ${runUrl}`);
+      }),
     isDone: (run) => (WORKFLOW_RUN_TERMINAL as readonly string[]).includes(run.status),
     intervalMs: settings.api.pollIntervalMs,
     deadline,

@@ -19,6 +19,7 @@ export interface DispatchRequest {
   inputs?: Record<string, unknown>;
 }
 
+/** The body of POST /v2/device-run-sessions (service-interface.md); fields left undefined are not sent. */
 export interface CreateSessionRequest {
   appId: string;
   platform: 'android' | 'ios';

@@ -1,0 +1,258 @@
+/**
+ * The opt-in pull-request comment end to end: the committed bundle (which loads @actions/github
+ * lazily from a separate chunk) against the simulator and a fake GitHub REST API on 127.0.0.1
+ * (reached through GITHUB_API_URL, as on GitHub Enterprise Server). One sticky comment per subject,
+ * created once and then updated in place, never carrying a secret; skipped outside pull requests.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../helpers/run-action.js';
+import { apiRequests, createWorld, type World } from '../helpers/world.js';
+
+const GATE = `name: Gate
+on: workflow_dispatch
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  test:
+    name: Tests
+    needs: [build_ios]
+`;
+
+const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
+const PR_NUMBER = 42;
+
+interface Comment {
+  id: number;
+  body: string;
+  html_url: string;
+}
+
+/** A fake of the three GitHub REST routes the comment uses, recording every request. */
+class FakeGitHub {
+  comments: Comment[] = [];
+  requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
+  failWith: number | undefined;
+  private nextId = 1000;
+  private server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      req.on('end', () => {
+        const path = req.url ?? '';
+        const body = raw ? (JSON.parse(raw) as { body?: string }) : undefined;
+        this.requests.push({
+          method: req.method ?? '',
+          path,
+          authorization: req.headers.authorization,
+          body,
+        });
+        const send = (status: number, data: unknown): void => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(data));
+        };
+        if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
+        const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);
+        const one = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(path);
+        if (list && req.method === 'GET') return send(200, this.comments);
+        if (list && req.method === 'POST') {
+          const comment = {
+            id: this.nextId++,
+            body: body?.body ?? '',
+            html_url: `https://github.example/acme/app/pull/${list[1]}#issuecomment-${this.nextId}`,
+          };
+          this.comments.push(comment);
+          return send(201, comment);
+        }
+        if (one && req.method === 'PATCH') {
+          const comment = this.comments.find((c) => c.id === Number(one[1]));
+          if (!comment) return send(404, { message: 'Not Found' });
+          comment.body = body?.body ?? '';
+          return send(200, comment);
+        }
+        send(404, { message: 'Not Found' });
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    if (address && typeof address === 'object') this.url = `http://127.0.0.1:${address.port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
+  let world: World;
+  let github: FakeGitHub;
+  let dir: string;
+
+  beforeEach(async () => {
+    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 40, readinessDelayMs: 100 });
+    github = new FakeGitHub();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: PR_NUMBER, head: { sha: world.repo.headSha } } }),
+    );
+  });
+  afterEach(async () => {
+    const leaked = world.sim.activeSessions();
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(leaked).toEqual([]);
+  });
+
+  const githubEnv = (event = 'pull_request'): Record<string, string> => ({
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_RUN_ID: '777',
+    GITHUB_SHA: world.repo.headSha,
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+  });
+  const runWorkflow = (inputs: Record<string, string> = {}, event = 'pull_request') =>
+    runAction({
+      runtime,
+      inputs: {
+        command: 'run-workflow',
+        ...world.api,
+        workflow: 'gate.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+        ...inputs,
+      },
+      env: githubEnv(event),
+    });
+
+  function expectNoSecret(run: ActionRun, ...secrets: string[]): void {
+    for (const comment of github.comments) {
+      for (const secret of [world.token, GITHUB_TOKEN, ...secrets])
+        expect(comment.body).not.toContain(secret);
+    }
+    // The GitHub token is masked before anything else is printed, and is never printed after.
+    expect(run.stdout).toContain(`::add-mask::${GITHUB_TOKEN}`);
+    expect(run.stdout.split(`::add-mask::${GITHUB_TOKEN}`).slice(1).join('')).not.toContain(GITHUB_TOKEN);
+  }
+
+  it('creates one sticky comment with the result table, then updates it in place', async () => {
+    github.comments.push({ id: 1, body: 'Looks good to me', html_url: 'https://github.example/c/1' });
+    const first = await runWorkflow();
+    expect(first.exitCode).toBe(0);
+    expect(github.comments).toHaveLength(2);
+    const [simRun] = world.sim.runs();
+    const sticky = github.comments[1];
+    expect(sticky.body).toContain('<!-- svc-action:comment:run-workflow:gate.yml -->');
+    expect(sticky.body).toContain('✅ the step succeeded');
+    expect(sticky.body).toContain(`[${simRun.id}](${simRun.url})`);
+    expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| build \| ✅ success \|/);
+    expect(sticky.body).toContain('(https://github.example/acme/app/actions/runs/777)');
+    expect(first.stdout).toContain(`Commented on pull request #${PR_NUMBER}`);
+    expect(github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(github.requests[0].path).toBe(`/repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`);
+    expect(github.requests[1].authorization).toBe(`token ${GITHUB_TOKEN}`);
+    expectNoSecret(first);
+
+    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 2 tests failed' });
+    const second = await runWorkflow();
+    expect(second.exitCode).toBe(1);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[0].body).toBe('Looks good to me');
+    expect(github.requests.slice(2).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      `PATCH /repos/acme/app/issues/comments/${sticky.id}`,
+    ]);
+    const updated = github.comments[1].body;
+    expect(updated).toContain('❌ the step failed');
+    expect(updated).toContain('Failed jobs: test (Tests)');
+    expect(updated).toContain(world.sim.runs()[1].id);
+    expect(second.stdout).toContain('Updated the pull request comment');
+    expectNoSecret(second);
+  });
+
+  it('a device session comment links the session page and the browser preview, never its token', async () => {
+    const main = await runAction({
+      runtime,
+      inputs: {
+        command: 'start-device-session',
+        ...world.api,
+        platform: 'ios',
+        name: 'checkout flow',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: githubEnv(),
+    });
+    expect(main.exitCode).toBe(0);
+    const [session] = world.sim.sessions();
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
+    expect(body).toContain(`[${session.id}](${session.url})`);
+    expect(body).toContain(`[open](${main.outputs['web-preview-url']})`);
+    expectNoSecret(main, main.outputs['agent-device-remote-session-token']);
+    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+  });
+
+  it('is skipped with a notice outside pull-request events', async () => {
+    const result = await runWorkflow({}, 'push');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(
+      '::notice::comment: true, but this is a `push` event, not a pull request; no comment was posted.',
+    );
+    expect(github.requests).toEqual([]);
+  });
+
+  it('a comment that cannot be posted is a warning; the step keeps its own result', async () => {
+    github.failWith = 403;
+    const result = await runWorkflow();
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /::warning::Could not post the pull request comment: .*pull-requests: write/,
+    );
+    expectNoSecret(result);
+  });
+
+  it('comment: true without a github-token is an input error, before any request', async () => {
+    const result = await runWorkflow({ 'github-token': '' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('`github-token` is required with `comment: true`');
+    expect(apiRequests(world.sim)).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+
+  it('without comment: true nothing is sent to GitHub', async () => {
+    const result = await runWorkflow({ comment: '', 'github-token': '' });
+    expect(result.exitCode).toBe(0);
+    expect(github.requests).toEqual([]);
+  });
+});
+
+describe('bundle', () => {
+  it('keeps @actions/github out of the main bundle: a separate chunk, loaded only for a comment', () => {
+    const dist = join(ROOT, 'dist');
+    const chunks = readdirSync(dist).filter(
+      (file) => file.endsWith('.js') && !['main.js', 'post.js'].includes(file),
+    );
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(readFileSync(join(dist, 'main.js'), 'utf8')).not.toContain('octokit');
+    expect(chunks.some((chunk) => readFileSync(join(dist, chunk), 'utf8').includes('octokit'))).toBe(true);
+  });
+});
