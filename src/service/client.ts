@@ -3,14 +3,7 @@
  * service-interface.md; retry behaviour follows from `idempotent` (see retry.ts).
  */
 import { ServiceHttp, type HttpSettings } from './http.js';
-import {
-  deviceSessionSchema,
-  dispatchedRunSchema,
-  workflowRunSchema,
-  type DeviceSession,
-  type DispatchedRun,
-  type WorkflowRun,
-} from './schemas.js';
+import { type DeviceSession, type DispatchedRun, type WorkflowRun } from './schemas.js';
 
 export interface DispatchRequest {
   appId: string;
@@ -61,7 +54,7 @@ export class ServiceClient {
       path: '/v2/workflows/dispatch',
       body: request,
       idempotent: false,
-      schema: dispatchedRunSchema,
+      schema: (schemas) => schemas.dispatchedRunSchema,
       ...limits,
     });
   }
@@ -72,7 +65,7 @@ export class ServiceClient {
       method: 'GET',
       path: `/v2/workflows/runs/${encodeURIComponent(runId)}`,
       idempotent: true,
-      schema: workflowRunSchema,
+      schema: (schemas) => schemas.workflowRunSchema,
       ...limits,
     });
   }
@@ -84,7 +77,7 @@ export class ServiceClient {
       path: '/v2/device-run-sessions',
       body: request,
       idempotent: false,
-      schema: deviceSessionSchema,
+      schema: (schemas) => schemas.deviceSessionSchema,
       ...limits,
     });
   }
@@ -95,7 +88,7 @@ export class ServiceClient {
       method: 'GET',
       path: `/v2/device-run-sessions/${encodeURIComponent(sessionId)}`,
       idempotent: true,
-      schema: deviceSessionSchema,
+      schema: (schemas) => schemas.deviceSessionSchema,
       ...limits,
     });
   }
@@ -107,7 +100,7 @@ export class ServiceClient {
       method: 'POST',
       path: `/v2/device-run-sessions/${encodeURIComponent(sessionId)}/stop`,
       idempotent: true,
-      schema: deviceSessionSchema,
+      schema: (schemas) => schemas.deviceSessionSchema,
       ...limits,
     });
   }

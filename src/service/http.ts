@@ -6,6 +6,7 @@
 import { HttpClient } from './transport.js';
 import type { IncomingMessage } from 'node:http';
 import type { ZodMiniType } from 'zod/mini';
+import { loadSchemas, type Schemas } from './schemas.js';
 import {
   describeStatus,
   NetworkError,
@@ -45,7 +46,8 @@ export interface RequestSpec<T> {
   body?: unknown;
   /** GET and stop: safe to repeat. Create and dispatch: not. */
   idempotent: boolean;
-  schema: ZodMiniType<T>;
+  /** Picks the schema of the answer's `data` (schemas load lazily, see schemas.ts). */
+  schema: (schemas: Schemas) => ZodMiniType<T>;
   /** Epoch ms after which no further attempt starts. */
   deadline?: number;
   /** Aborts waiting between attempts and the attempt in flight. */
@@ -111,6 +113,8 @@ export class ServiceHttp {
   }
 
   private async attempt<T>(spec: RequestSpec<T>): Promise<T> {
+    // Started now, awaited after the answer: loading zod overlaps the network round trip.
+    const schemas = loadSchemas();
     const url = new URL(spec.path.replace(/^\//, ''), this.baseUrl).toString();
     const headers: Record<string, string> = { Accept: 'application/json' };
     // No token, no header: the service then answers 400 UNAUTHORIZED_ERROR, which names the problem.
@@ -141,7 +145,7 @@ export class ServiceHttp {
         },
       );
       if (status < 200 || status >= 300) throw this.statusError(spec, status, body, response.message);
-      return this.parseEnvelope(spec, body, response.message.headers['content-type']);
+      return this.parseEnvelope(spec, await schemas, body, response.message.headers['content-type']);
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
@@ -186,7 +190,12 @@ export class ServiceHttp {
     );
   }
 
-  private parseEnvelope<T>(spec: RequestSpec<T>, body: string, contentType: string | undefined): T {
+  private parseEnvelope<T>(
+    spec: RequestSpec<T>,
+    schemas: Schemas,
+    body: string,
+    contentType: string | undefined,
+  ): T {
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -198,7 +207,7 @@ export class ServiceHttp {
     if (typeof json !== 'object' || json === null || !('data' in json)) {
       throw new ResponseFormatError(`${spec.operation} failed: the service's answer has no \`data\` field`);
     }
-    const parsed = spec.schema.safeParse((json as { data: unknown }).data);
+    const parsed = spec.schema(schemas).safeParse((json as { data: unknown }).data);
     if (!parsed.success) {
       const problems = parsed.error.issues
         .slice(0, 3)
