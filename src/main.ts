@@ -112,7 +112,11 @@ function maskSecretInputs(io: ActionIO): void {
     const value = core.getInput(name);
     if (value) io.mask(value);
   }
-  if (process.env.SVC_TOKEN?.trim()) io.mask(process.env.SVC_TOKEN.trim());
+  // The environment fallbacks of `token` and `github-token`.
+  for (const name of ['SVC_TOKEN', 'GITHUB_TOKEN']) {
+    const value = process.env[name]?.trim();
+    if (value) io.mask(value);
+  }
 }
 
 function fail(io: ActionIO, error: unknown): void {

@@ -204,9 +204,12 @@ describe.each(RUNTIME_NAMES)('device sessions on %s', (runtime) => {
           'poll-interval-seconds': '5',
         },
         onSpawn: (child) => {
-          void until(() => world.sim.sessions().length > 0).then(() => {
-            signalledAt = Date.now();
-            child.kill(signal);
+          // Signal once the step is waiting (its first progress line), not while the create is in flight.
+          child.stdout?.on('data', (chunk: Buffer) => {
+            if (!signalledAt && chunk.toString().includes('session: new')) {
+              signalledAt = Date.now();
+              child.kill(signal);
+            }
           });
         },
       });
@@ -221,6 +224,31 @@ describe.each(RUNTIME_NAMES)('device sessions on %s', (runtime) => {
       );
     },
   );
+
+  it('on a signal while the create request is in flight, stops the session once its id arrives', async () => {
+    world.sim.injectFault({
+      method: 'POST',
+      path: SESSIONS,
+      kind: 'delay',
+      ms: 400,
+      processed: true,
+      times: 1,
+    });
+    const main = await runAction({
+      runtime,
+      inputs: { command: 'start-device-session', ...world.api, platform: 'ios' },
+      onSpawn: (child) => {
+        void until(() => world.sim.sessions().length > 0).then(() => child.kill('SIGTERM'));
+      },
+    });
+    const [session] = world.sim.sessions();
+    expect(main.exitCode).toBe(1);
+    expect(main.state['session-id']).toBe(session.id);
+    expect(world.sim.getSession(session.id)?.status).toBe('stopped');
+    expect(main.stdout).toContain(
+      `::error::The step was cancelled; the device session was stopped. ${session.url}`,
+    );
+  });
 
   it('post stops the session after a later step failed, and succeeds when it was already stopped', async () => {
     const first = await start({});
