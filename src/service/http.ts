@@ -113,8 +113,6 @@ export class ServiceHttp {
   }
 
   private async attempt<T>(spec: RequestSpec<T>): Promise<T> {
-    // Started now, awaited after the answer: loading zod overlaps the network round trip.
-    const schemas = loadSchemas();
     const url = new URL(spec.path.replace(/^\//, ''), this.baseUrl).toString();
     const headers: Record<string, string> = { Accept: 'application/json' };
     // No token, no header: the service then answers 400 UNAUTHORIZED_ERROR, which names the problem.
@@ -137,6 +135,8 @@ export class ServiceHttp {
         throw this.networkError(spec, error, timeout.signal.aborted && !spec.signal?.aborted);
       });
       const status = response.message.statusCode ?? 0;
+      // zod loads while the body arrives: after the request is out, so it never delays it.
+      const schemas = loadSchemas();
       const body = await readBody(response.message, this.maxResponseBytes, timeout.signal).catch(
         (error: unknown) => {
           if (error instanceof ResponseFormatError)
