@@ -73,6 +73,10 @@ Control routes (no auth, loopback only):
   POST   ${sim.url}/_sim/jobs/:key/behaviour {"durationMs","outcome","errorMessage"}
   POST   ${sim.url}/_sim/faults             {"kind":"status","status":503,"path":"/v2/","times":1}
   DELETE ${sim.url}/_sim/faults
+  GET    ${sim.url}/_sim/webhooks
+  POST   ${sim.url}/_sim/webhooks           {"projectId","event":"BUILD"|"SUBMIT","url","secret"}
+  DELETE ${sim.url}/_sim/webhooks/:id
+  GET    ${sim.url}/_sim/webhook-deliveries (every delivery attempt)
 
 Environment for the action:
   SVC_BASE_URL=${sim.url} SVC_TOKEN=${token}
