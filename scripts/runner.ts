@@ -164,9 +164,8 @@ export function runPost(
  * by ***, mask and debug commands hidden, annotations shown as `Error:` / `Warning:` / `Notice:`.
  */
 export function renderLog(stdout: string, showDebug = false): string {
-  const secrets = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
-  const mask = (text: string): string =>
-    secrets.reduce((masked, secret) => masked.split(secret).join('***'), text);
+  const secrets = registeredSecrets(stdout);
+  const mask = (text: string): string => maskAll(secrets, text);
   const lines: string[] = [];
   for (const line of stdout.split('\n')) {
     if (line.startsWith('::add-mask::') || line === '') continue;
@@ -181,7 +180,15 @@ export function renderLog(stdout: string, showDebug = false): string {
 
 /** Masks values the step registered, for showing outputs and files the way the runner would. */
 export function maskWith(stdout: string, text: string): string {
-  const secrets = [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
+  return maskAll(registeredSecrets(stdout), text);
+}
+
+/** The values a step registered with ::add-mask:: lines. */
+function registeredSecrets(stdout: string): string[] {
+  return [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
+}
+
+function maskAll(secrets: string[], text: string): string {
   return secrets.reduce((masked, secret) => masked.split(secret).join('***'), text);
 }
 

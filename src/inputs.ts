@@ -343,8 +343,7 @@ class Reader {
     if (token === '')
       this.problem('`token` is required: pass an access token, or set the SVC_TOKEN environment variable.');
     // Never echo the token: the message says what is wrong, not what it is.
-    else if (/\s/.test(token) || CONTROL.test(token))
-      this.problem('`token` must be a single word with no spaces or line breaks.');
+    else this.checkCredential('token', token);
 
     const baseUrl = this.value('base-url') ?? this.source.env.SVC_BASE_URL?.trim() ?? '';
     let normalisedBaseUrl = '';
@@ -376,6 +375,13 @@ class Reader {
     };
   }
 
+  /** A token goes into an HTTP header: one word, no spaces or line breaks. Never echoes the value. */
+  private checkCredential(name: string, value: string): void {
+    if (/\s/.test(value) || CONTROL.test(value)) {
+      this.problem(`\`${name}\` must be a single word with no spaces or line breaks.`);
+    }
+  }
+
   /** `comment` (default false) and, when it is true, `github-token` (or GITHUB_TOKEN). */
   comment(): CommentSettings | undefined {
     if (!this.boolean('comment', false)) return undefined;
@@ -384,8 +390,8 @@ class Reader {
       this.problem(
         '`github-token` is required with `comment: true`: pass `github-token: ${{ github.token }}` and grant `pull-requests: write`.',
       );
-    } else if (/\s/.test(githubToken) || CONTROL.test(githubToken)) {
-      this.problem('`github-token` must be a single word with no spaces or line breaks.');
+    } else {
+      this.checkCredential('github-token', githubToken);
     }
     return { githubToken };
   }

@@ -5,7 +5,7 @@
  */
 import * as core from './actions-core.js';
 import { createCoreIO, type ActionIO } from './io.js';
-import { coreInputSource } from './core-inputs.js';
+import { coreInputSource, maskSecretInputs } from './core-inputs.js';
 import {
   readSettings,
   type RunWorkflowSettings,
@@ -103,19 +103,6 @@ async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal)
     }
   } finally {
     client.dispose();
-  }
-}
-
-/** Masks every input that may hold a secret, whatever the command, before anything is printed. */
-function maskSecretInputs(io: ActionIO): void {
-  for (const name of ['token', 'webhook-secret', 'github-token']) {
-    const value = core.getInput(name);
-    if (value) io.mask(value);
-  }
-  // The environment fallbacks of `token` and `github-token`.
-  for (const name of ['SVC_TOKEN', 'GITHUB_TOKEN']) {
-    const value = process.env[name]?.trim();
-    if (value) io.mask(value);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import * as core from './actions-core.js';
 import { createCoreIO } from './io.js';
-import { coreInputSource } from './core-inputs.js';
+import { coreInputSource, maskSecretInputs } from './core-inputs.js';
 import { readApiSettings } from './inputs.js';
 import { createClient } from './client-factory.js';
 import { describeFailure } from './failure.js';
@@ -16,8 +16,7 @@ const POST_STOP_WITHIN_MS = 2 * 60_000;
 
 export async function run(): Promise<void> {
   const io = createCoreIO();
-  const token = core.getInput('token') || process.env.SVC_TOKEN?.trim();
-  if (token) io.mask(token);
+  maskSecretInputs(io);
 
   const sessionId = core.getState(STATE.sessionId);
   if (!sessionId) {
