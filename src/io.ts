@@ -1,20 +1,28 @@
 /**
- * Everything the action writes goes through one ActionIO: log lines, annotations, outputs,
- * exported variables, state and the job summary. That gives one place for the two rules that must
- * hold everywhere: registered secrets never appear (they are masked first, then redacted from any
- * text as a second line of defence) and no line from outside can act as a workflow command.
- * Commands receive an ActionIO; only createCoreIO() touches @actions/core.
+ * Everything the action reads from and writes to the runner goes through one ActionIO: inputs,
+ * state, log lines, annotations, outputs, exported variables and the job summary. `@actions/core`
+ * writes all of it; this is the one module that imports it. The seam adds the two rules that must
+ * hold everywhere: registered secrets never appear (masked with the runner first, then redacted
+ * from any text as a second line of defence) and no text from elsewhere can act as a workflow
+ * command (see neutraliseLines in text.ts). Tests use the recording IO in __tests__/fixtures/io.ts.
  */
-import * as core from './actions-core.js';
+import * as core from '@actions/core';
 import { neutraliseLines } from './text.js';
 
 export interface ActionIO {
+  /** An input as the runner passed it (`INPUT_<NAME>`), untrimmed; '' when unset. */
+  getInput(name: string): string;
+  /** State the main step saved (`STATE_<name>`); '' when unset. */
+  getState(name: string): string;
+  /** A log line (or several); text from elsewhere in it is printed as text, never obeyed. */
   info(message: string): void;
   warning(message: string): void;
   /** An error annotation; does not by itself fail the step. */
   error(message: string): void;
   notice(message: string): void;
   debug(message: string): void;
+  /** Runs `fn` inside a collapsible log group titled `title`. */
+  group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   /** Registers a secret with the runner (`::add-mask::`) before it is used anywhere. */
   mask(secret: string): void;
   setOutput(name: string, value: string): void;
@@ -43,29 +51,41 @@ export class SecretRegistry {
   }
 }
 
+/**
+ * The parts of a secret to register: the whole, and each line of a multi-line secret, because the
+ * runner masks line by line (a log line never holds a multi-line value whole).
+ */
+export function secretParts(secret: string): string[] {
+  return [secret, ...secret.split(/\r\n|\r|\n/)].filter((part) => part.trim() !== '');
+}
+
 export function createCoreIO(): ActionIO {
   const registry = new SecretRegistry();
-  const safe = (message: string): string => neutraliseLines(registry.redact(message));
+  const redact = (text: string): string => registry.redact(text);
   return {
-    info: (message) => core.info(safe(message)),
-    // Annotations are escaped by @actions/core (%, CR, LF), so they cannot start a command either.
-    warning: (message) => core.warning(registry.redact(message)),
-    error: (message) => core.error(registry.redact(message)),
-    notice: (message) => core.notice(registry.redact(message)),
-    debug: (message) => core.debug(registry.redact(message)),
+    getInput: (name) => core.getInput(name, { trimWhitespace: false }),
+    getState: (name) => core.getState(name),
+    // info() writes its text as it is, so this is where text from elsewhere must be neutralised.
+    info: (message) => core.info(neutraliseLines(redact(message))),
+    // Annotations, debug lines and group titles are the data of the action's own `::name::data`
+    // command, with CR and LF escaped by @actions/core: the runner reads the line as that command
+    // (it tries `::` first and `##[` only when that fails), so nothing inside the data is obeyed.
+    warning: (message) => core.warning(redact(message)),
+    error: (message) => core.error(redact(message)),
+    notice: (message) => core.notice(redact(message)),
+    debug: (message) => core.debug(redact(message)),
+    group: (title, fn) => core.group(redact(title), fn),
     mask: (secret) => {
-      // Each line of a multi-line secret is masked on its own by the runner; register the whole too.
-      for (const part of [secret, ...secret.split(/\r?\n/)]) {
-        if (part.trim() && registry.add(part)) core.setSecret(part);
-      }
+      for (const part of secretParts(secret)) if (registry.add(part)) core.setSecret(part);
     },
     setOutput: (name, value) => core.setOutput(name, value),
     exportVariable: (name, value) => core.exportVariable(name, value),
     saveState: (name, value) => core.saveState(name, value),
     appendSummary: async (markdown) => {
+      // Outside a runner (no summary file) there is nowhere to write it; that is not an error.
       if (!process.env.GITHUB_STEP_SUMMARY) return;
-      await core.summary.addRaw(registry.redact(markdown), true).write();
+      await core.summary.addRaw(redact(markdown), true).write();
     },
-    redact: (text) => registry.redact(text),
+    redact,
   };
 }
