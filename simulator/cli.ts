@@ -1,18 +1,77 @@
 /**
- * Runs the simulator as a command: `npm run simulator -- [--repo PATH] [--port N] [--host H]
- * [--readiness-delay-ms N] [--job-duration-ms N] [--role ROLE]`.
- * Creates an account, a project linked to --repo (or to a temporary repository with a sample
- * `.eas/workflows/e2e.yml`) and a token, prints how to reach them, and runs until SIGINT/SIGTERM.
+ * Runs the simulator as a command (`npm run simulator -- --help` lists the flags). Creates an account,
+ * a project linked to --repo (or to a temporary repository with a sample `.eas/workflows/e2e.yml`) and a
+ * token, prints how to reach them, and runs until SIGINT/SIGTERM.
  */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from './accounts.js';
+import { CONTROL_ROUTES } from './control.js';
 import { makeTempWorkflowRepo } from './fixture.js';
 import { startSimulator } from './index.js';
 
-const USAGE = `Usage: npm run simulator -- [--repo PATH] [--port N] [--host HOST]
-       [--readiness-delay-ms N] [--job-duration-ms N] [--role viewer|developer|admin|owner]`;
+/** Every flag, once: parseArgs' options, the help text and the defaults all come from here. */
+const FLAGS = {
+  repo: {
+    value: 'PATH',
+    default: 'a temporary repository with .eas/workflows/e2e.yml (branch main, tag v1)',
+    describe: 'git repository linked to the project; its .eas/workflows/*.yml can be dispatched',
+  },
+  port: { value: 'N', default: '0 (any free port)', describe: 'port to listen on' },
+  host: { value: 'HOST', default: '127.0.0.1', describe: 'address to listen on' },
+  'readiness-delay-ms': {
+    value: 'N',
+    default: '3000',
+    describe: 'provisioning delay: time from creating a session to in-progress with remoteConfig',
+  },
+  'job-duration-ms': {
+    value: 'N',
+    default: '5000',
+    describe: 'how long a job runs unless POST /_sim/jobs/:key/behaviour says otherwise',
+  },
+  role: {
+    value: ROLES.join('|'),
+    default: 'developer',
+    describe: 'role of the printed token on the project',
+  },
+  help: { value: '', default: '', describe: 'print this help and exit', short: 'h' },
+} as const;
+
+/** Rows as aligned columns: every column but the last padded to its widest cell. */
+export function columns(rows: ReadonlyArray<readonly string[]>, indent = '  '): string {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.slice(0, -1).forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows
+    .map(
+      (row) => indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  '),
+    )
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
+
+function usage(): string {
+  const rows = Object.entries(FLAGS).flatMap(([name, flag]) => {
+    const short = 'short' in flag ? `-${flag.short}, ` : '';
+    const left = `${short}--${name}${flag.value ? ` ${flag.value}` : ''}`;
+    return flag.default
+      ? [
+          [left, flag.describe],
+          ['', `default: ${flag.default}`],
+        ]
+      : [[left, flag.describe]];
+  });
+  return `Usage: npm run simulator -- [flags]
+
+A simulator of the service for trying the action locally: it prints a base URL, a token and a project id.
+
+Flags:
+${columns(rows)}
+
+Control routes (no auth, loopback only), also listed when the simulator starts:
+${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path, what]))}`;
+}
 
 function nonNegative(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -24,18 +83,18 @@ function nonNegative(name: string, value: string | undefined, fallback: number):
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: {
-      repo: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'readiness-delay-ms': { type: 'string' },
-      'job-duration-ms': { type: 'string' },
-      role: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+    options: Object.fromEntries(
+      Object.entries(FLAGS).map(([name, flag]) => [
+        name,
+        {
+          type: flag.value ? ('string' as const) : ('boolean' as const),
+          ...('short' in flag ? { short: flag.short } : {}),
+        },
+      ]),
+    ),
+  }) as { values: Partial<Record<Exclude<keyof typeof FLAGS, 'help'>, string>> & { help?: boolean } };
   if (values.help) {
-    console.log(USAGE);
+    console.log(usage());
     return;
   }
   const port = nonNegative('port', values.port, 0);
@@ -52,34 +111,32 @@ async function main(): Promise<void> {
   const account = sim.addAccount({ name: 'sim-account' });
   const project = sim.addProject({ account, repoPath, name: 'sim-project' });
   const token = sim.addToken({ account, role, robot: true });
+  const url = sim.url;
 
-  console.log(`Simulator listening on ${sim.url}
-  token (${role}):   ${token}
-  project id:        ${project.id}
-  repository:        ${repoPath}${values.repo ? '' : ' (temporary, with .eas/workflows/e2e.yml; branch main, tag v1)'}
+  console.log(`Simulator listening on ${url}
+${columns([
+  [`token (${role}):`, token],
+  ['project id:', project.id],
+  [
+    'repository:',
+    `${repoPath}${values.repo ? '' : ' (temporary, with .eas/workflows/e2e.yml; branch main, tag v1)'}`,
+  ],
+])}
 
 Service routes (Authorization: Bearer <token>):
-  POST ${sim.url}/v2/workflows/dispatch        {"appId","gitRef","fileName","inputs"}
-  GET  ${sim.url}/v2/workflows/runs/:id
-  POST ${sim.url}/v2/device-run-sessions       {"appId","platform",...}
-  GET  ${sim.url}/v2/device-run-sessions/:id
-  POST ${sim.url}/v2/device-run-sessions/:id/stop
+${columns([
+  ['POST', `${url}/v2/workflows/dispatch`, '{"appId","gitRef","fileName","inputs"}'],
+  ['GET', `${url}/v2/workflows/runs/:id`, ''],
+  ['POST', `${url}/v2/device-run-sessions`, '{"appId","platform",...}'],
+  ['GET', `${url}/v2/device-run-sessions/:id`, ''],
+  ['POST', `${url}/v2/device-run-sessions/:id/stop`, ''],
+])}
 
 Control routes (no auth, loopback only):
-  GET    ${sim.url}/_sim/state
-  POST   ${sim.url}/_sim/runs/:id/approve | reject | cancel
-  POST   ${sim.url}/_sim/sessions/:id/error | touch
-  POST   ${sim.url}/_sim/session-behaviour  {"readinessDelayMs","errorAfterMs","remoteConfigLagMs",...}
-  POST   ${sim.url}/_sim/jobs/:key/behaviour {"durationMs","outcome","errorMessage"}
-  POST   ${sim.url}/_sim/faults             {"kind":"status","status":503,"path":"/v2/","times":1}
-  DELETE ${sim.url}/_sim/faults
-  GET    ${sim.url}/_sim/webhooks
-  POST   ${sim.url}/_sim/webhooks           {"projectId","event":"BUILD"|"SUBMIT","url","secret"}
-  DELETE ${sim.url}/_sim/webhooks/:id
-  GET    ${sim.url}/_sim/webhook-deliveries (every delivery attempt)
+${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]))}
 
 Environment for the action:
-  SVC_BASE_URL=${sim.url} SVC_TOKEN=${token}
+  SVC_BASE_URL=${url} SVC_TOKEN=${token}
 Press Ctrl-C to stop.`);
 
   let stopping = false;
@@ -104,6 +161,6 @@ Press Ctrl-C to stop.`);
 
 main().catch((error: unknown) => {
   console.error(`simulator: ${(error as Error).message}`);
-  console.error(USAGE);
+  console.error('Run with --help for the flags.');
   process.exit(1);
 });

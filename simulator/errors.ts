@@ -1,4 +1,5 @@
 /** Error values the simulated service answers with: `{ "errors": [{ "code", "message" }] }`. */
+import { isUuid as isUuidText } from '../src/service/contract.js';
 
 export interface ErrorEntry {
   code: string;
@@ -41,10 +42,8 @@ export const forbidden = (message: string): ApiError => new ApiError(403, 'FORBI
 export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
 export const conflict = (message: string): ApiError => new ApiError(409, 'CONFLICT', message);
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_RE.test(value);
+  return typeof value === 'string' && isUuidText(value);
 }
 
 /** Throws 400 naming `field` unless `value` is a UUID string. */

@@ -17,14 +17,29 @@ import { controlRoutes } from './control.js';
 import { FaultRegistry, type Fault } from './faults.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
-import { SessionManager, type DeviceSession, type SessionBehaviour, type SessionEnd } from './sessions.js';
+import type { DispatchRequest } from '../src/service/contract.js';
+import { startRun, validateDispatch } from './dispatch.js';
+import { notFound } from './errors.js';
+import {
+  SessionManager,
+  type DeviceSession,
+  type SessionBehaviourPatch,
+  type SessionEnd,
+} from './sessions.js';
 import { WorkflowEngine, type JobBehaviour, type WorkflowRun } from './workflows.js';
 import { WebhookDispatcher, webhookControlRoutes, type WebhookDispatcherOptions } from './webhooks.js';
 
 export type { Account, AddAccountOptions, AddTokenOptions, Project, Role } from './accounts.js';
 export type { Fault, FaultKind, FaultMatcher } from './faults.js';
 export type { RecordedRequest } from './server.js';
-export type { DeviceSession, RemoteConfig, SessionBehaviour, SessionEnd, SessionStatus } from './sessions.js';
+export type {
+  DeviceSession,
+  RemoteConfig,
+  SessionBehaviour,
+  SessionBehaviourPatch,
+  SessionEnd,
+  SessionStatus,
+} from './sessions.js';
 export type {
   JobBehaviour,
   JobCompletedEvent,
@@ -37,6 +52,7 @@ export type {
 } from './workflows.js';
 export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookEvent, WebhookView } from './webhooks.js';
 export { WebhookDispatcher } from './webhooks.js';
+export { CONTROL_ROUTES } from './control.js';
 export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';
 
 export interface SimulatorOptions {
@@ -79,16 +95,33 @@ export interface Simulator {
   injectFault(fault: Fault): void;
   clearFaults(): void;
   clearRequests(): void;
+  /**
+   * Forgets every run, session, session and job behaviour, pending fault, recorded request and webhook
+   * delivery, with their timers. Accounts, projects, tokens and webhooks stay. (`POST /_sim/reset`.)
+   */
+  reset(): void;
   // workflow controls
+  /** Jobs with this key started afterwards run this way (replaces any earlier behaviour for the key). */
   setJobBehaviour(jobKey: string, b: JobBehaviour): void;
+  /** Jobs with this key started afterwards use the defaults again. */
+  clearJobBehaviour(jobKey: string): void;
+  /**
+   * Starts a run as the dispatch operation would, without a request: a run "dispatched by someone
+   * else", for following by id. Same rules and errors (as ApiError) as the dispatch.
+   */
+  createRun(request: DispatchRequest): Promise<WorkflowRun>;
   approve(runId: string): void;
   reject(runId: string): void;
   cancelRun(runId: string): void;
   getRun(runId: string): WorkflowRun | undefined;
   runs(): WorkflowRun[];
   // session controls
-  /** Merged into the behaviour for sessions created afterwards; set a key to undefined to clear it. */
-  setSessionBehaviour(b: SessionBehaviour): void;
+  /** Merged into the behaviour for sessions created afterwards; a key set to null or undefined is cleared. */
+  setSessionBehaviour(b: SessionBehaviourPatch): void;
+  /** Sessions created afterwards use the defaults again. */
+  resetSessionBehaviour(): void;
+  /** Provisioning finishes now: a session not yet ready becomes `in-progress` with its remoteConfig. */
+  readySession(id: string): void;
   getSession(id: string): DeviceSession | undefined;
   sessions(): DeviceSession[];
   /** Sessions not stopped or errored. */
@@ -127,7 +160,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const webhooks = new WebhookDispatcher(options.webhooks);
   events.on('job-completed', (event) => webhooks.onJobCompleted(event));
-  const deps = { registry, sessions, workflows, faults };
+  const reset = (): void => {
+    workflows.reset();
+    sessions.reset();
+    faults.clear();
+    requests.length = 0;
+    webhooks.clearDeliveries();
+  };
+  const deps = { registry, sessions, workflows, faults, reset };
   const { server, destroySockets } = createSimServer({
     routes: serviceRoutes(deps),
     controlRoutes: [
@@ -175,13 +215,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clearRequests: () => {
       requests.length = 0;
     },
+    reset,
     setJobBehaviour: (key, b) => workflows.setJobBehaviour(key, b),
+    clearJobBehaviour: (key) => workflows.clearJobBehaviour(key),
+    async createRun(request) {
+      const valid = validateDispatch(request);
+      const project = registry.projects.get(valid.appId);
+      if (!project) throw notFound(`No project with id ${valid.appId} (appId)`);
+      return startRun(workflows, project, valid);
+    },
     approve: (id) => workflows.approve(id),
     reject: (id) => workflows.reject(id),
     cancelRun: (id) => workflows.cancel(id),
     getRun: (id) => workflows.get(id),
     runs: () => workflows.list(),
     setSessionBehaviour: (b) => sessions.setBehaviour(b),
+    resetSessionBehaviour: () => sessions.resetBehaviour(),
+    readySession: (id) => {
+      sessions.ready(id);
+    },
     getSession: (id) => sessions.get(id),
     sessions: () => sessions.list(),
     activeSessions: () => sessions.active(),

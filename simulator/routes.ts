@@ -3,13 +3,13 @@
  * header (400 UNAUTHORIZED_ERROR) → token (401) → request validation incl. UUID format (400) →
  * existence (404) → permission (403) → account rules and the rest.
  */
+import type { DispatchedRunResource } from '../src/service/contract.js';
 import type { Registry, Role } from './accounts.js';
-import { ApiError, badRequest, isUuid, notFound, requireUuid } from './errors.js';
-import { readCommitMessage, readWorkflowFile, resolveGitRef } from './git.js';
+import { startRun, validateDispatch } from './dispatch.js';
+import { notFound, requireUuid } from './errors.js';
 import { ok, parseJsonBody, type RequestContext, type Route } from './server.js';
 import { applyAccountRules, validateSessionRequest } from './session-request.js';
 import type { SessionManager } from './sessions.js';
-import { parseWorkflowFile, validateInputs } from './workflow-file.js';
 import type { WorkflowEngine } from './workflows.js';
 
 /** Carried by all responses of the three session operations (errors included). */
@@ -28,43 +28,6 @@ export interface RouteDeps {
   registry: Registry;
   sessions: SessionManager;
   workflows: WorkflowEngine;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Body rules of POST /v2/workflows/dispatch; every problem reported, each naming its field. */
-function validateDispatch(body: unknown): {
-  appId: string;
-  gitRef: string;
-  fileName: string;
-  inputs?: Record<string, unknown>;
-} {
-  if (!isObject(body)) throw badRequest('The request body must be a JSON object');
-  const errors: string[] = [];
-  const { appId, gitRef, fileName, inputs } = body;
-  if (appId === undefined) errors.push('appId is required');
-  else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
-  if (gitRef === undefined) errors.push('gitRef is required');
-  else if (typeof gitRef !== 'string' || gitRef.trim() === '')
-    errors.push('gitRef must be a non-empty string');
-  else if (gitRef.startsWith('-')) errors.push('gitRef must not start with "-"');
-  if (fileName === undefined) errors.push('fileName is required');
-  else if (typeof fileName !== 'string' || fileName === '')
-    errors.push('fileName must be a non-empty string');
-  else if (/[/\\]/.test(fileName) || fileName.includes('..')) {
-    errors.push('fileName must be a file name only, without directory or path segments (e.g. e2e.yml)');
-  } else if (!/\.ya?ml$/.test(fileName)) errors.push('fileName must end in .yml or .yaml');
-  else if (/[\x00-\x1f]/.test(fileName)) errors.push('fileName must not contain control characters');
-  if (inputs !== undefined && !isObject(inputs)) errors.push('inputs must be an object');
-  if (errors.length) throw ApiError.validation(errors);
-  return {
-    appId: appId as string,
-    gitRef: gitRef as string,
-    fileName: fileName as string,
-    ...(inputs !== undefined ? { inputs: inputs as Record<string, unknown> } : {}),
-  };
 }
 
 export function serviceRoutes({ registry, sessions, workflows }: RouteDeps): Route[] {
@@ -129,20 +92,8 @@ export function serviceRoutes({ registry, sessions, workflows }: RouteDeps): Rou
           PERMISSIONS.dispatchWorkflow[1],
           PERMISSIONS.dispatchWorkflow[0],
         );
-        const ref = await resolveGitRef(project.repoPath, body.gitRef);
-        if (!ref)
-          throw notFound(`gitRef "${body.gitRef}" does not exist in the repository linked to the project`);
-        const text = await readWorkflowFile(project.repoPath, ref.sha, body.fileName);
-        if (text === null) {
-          throw notFound(
-            `Workflow file .eas/workflows/${body.fileName} (fileName) not found at ${ref.requestedGitRef}`,
-          );
-        }
-        const spec = parseWorkflowFile(text, body.fileName);
-        const inputs = validateInputs(spec.inputs, body.inputs);
-        const message = await readCommitMessage(project.repoPath, ref.sha);
-        const run = workflows.createRun(project, { ...ref, message }, spec, inputs);
-        return ok({ id: run.id, url: run.url });
+        const run = await startRun(workflows, project, body);
+        return ok({ id: run.id, url: run.url } satisfies DispatchedRunResource);
       },
     },
     {

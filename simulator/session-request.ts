@@ -1,35 +1,31 @@
-/** Validation of `POST /v2/device-run-sessions` bodies: every rule of the spec's request table and rules 1–4. */
+/**
+ * Validation of `POST /v2/device-run-sessions` bodies: every rule of the spec's request table and rules
+ * 1–4. Strict where the client is tolerant: it rejects what the real service rejects. The request's
+ * shape, the enumerations and the limits come from the shared contract, so a field the client sends is
+ * a field this checks.
+ */
+import {
+  PLATFORMS,
+  SESSION_LIMITS,
+  SESSION_TYPES,
+  type CreateSessionRequest,
+  type Platform,
+  type SessionType,
+} from '../src/service/contract.js';
 import type { Account } from './accounts.js';
 import { ApiError, badRequest, isUuid } from './errors.js';
 
-export type Platform = 'android' | 'ios';
-export type SessionType = 'agent-device' | 'appium' | 'argent' | 'serve-sim';
-export const SESSION_TYPES: SessionType[] = ['agent-device', 'appium', 'argent', 'serve-sim'];
-const PLATFORMS: Platform[] = ['android', 'ios'];
+export type { Platform, SessionType } from '../src/service/contract.js';
+export { SESSION_TYPES } from '../src/service/contract.js';
 
-/** Upper bound of `maxDurationMinutes` (the five further minutes are reserved for cleanup). */
-export const MAX_DURATION_MINUTES = 115;
-/** `maxIdleTimeMinutes` must be below this. */
-export const MAX_IDLE_MINUTES_EXCLUSIVE = 115;
-export const MAX_NAME_LENGTH = 255;
-export const MAX_ARCHIVE_URL_LENGTH = 2048;
+export const MAX_DURATION_MINUTES = SESSION_LIMITS.maxDurationMinutes;
+export const MAX_IDLE_MINUTES_EXCLUSIVE = SESSION_LIMITS.maxIdleTimeMinutesExclusive;
+export const MAX_NAME_LENGTH = SESSION_LIMITS.nameLength;
+export const MAX_ARCHIVE_URL_LENGTH = SESSION_LIMITS.applicationArchiveUrlLength;
 
-export interface SessionRequest {
-  appId: string;
-  platform: Platform;
-  name?: string;
-  type: SessionType;
-  packageVersion?: string;
-  deviceIdentifier?: string;
-  maxDurationMinutes?: number;
-  maxIdleTimeMinutes?: number;
-  buildId?: string;
-  applicationArchiveUrl?: string;
-  svcGo?: boolean;
-  sdkVersion?: string;
-  launchArgs?: string[];
-  openUrl?: string;
-}
+/** A valid create request, with the service's default `type` applied. */
+export type SessionRequest = CreateSessionRequest & { type: SessionType };
+type OptionalField = Exclude<keyof CreateSessionRequest, 'appId' | 'platform' | 'type'>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,7 +74,8 @@ export function validateSessionRequest(body: unknown): SessionRequest {
 
   const platform = body['platform'];
   if (platform === undefined) errors.push('platform is required (android or ios)');
-  else if (!PLATFORMS.includes(platform as Platform)) errors.push('platform must be one of: android, ios');
+  else if (!(PLATFORMS as readonly unknown[]).includes(platform))
+    errors.push('platform must be one of: android, ios');
 
   const name = str('name');
   if (name !== undefined) {
@@ -88,7 +85,7 @@ export function validateSessionRequest(body: unknown): SessionRequest {
 
   let type: SessionType = 'agent-device';
   if (has('type')) {
-    if (SESSION_TYPES.includes(body['type'] as SessionType)) type = body['type'] as SessionType;
+    if ((SESSION_TYPES as readonly unknown[]).includes(body['type'])) type = body['type'] as SessionType;
     else errors.push(`type must be one of: ${SESSION_TYPES.join(', ')}`);
   }
 
@@ -175,7 +172,8 @@ export function validateSessionRequest(body: unknown): SessionRequest {
   }
 
   if (errors.length) throw ApiError.validation(errors);
-  const request: SessionRequest = { appId: appId as string, platform: platform as Platform, type };
+  // Every optional field of the shared request type must be read above: a field added to the contract
+  // fails to compile here until the simulator validates it.
   const optional = {
     name,
     packageVersion,
@@ -183,17 +181,17 @@ export function validateSessionRequest(body: unknown): SessionRequest {
     maxDurationMinutes,
     maxIdleTimeMinutes,
     buildId,
-  };
-  Object.assign(
+    applicationArchiveUrl,
+    svcGo,
+    sdkVersion,
+    launchArgs,
+    openUrl,
+  } satisfies { [K in OptionalField]-?: CreateSessionRequest[K] | undefined };
+  const request: SessionRequest = { appId: appId as string, platform: platform as Platform, type };
+  return Object.assign(
     request,
-    Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
-    applicationArchiveUrl !== undefined ? { applicationArchiveUrl } : {},
-    svcGo !== undefined ? { svcGo } : {},
-    sdkVersion !== undefined ? { sdkVersion } : {},
-    launchArgs !== undefined ? { launchArgs } : {},
-    openUrl !== undefined ? { openUrl } : {},
+    Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
   );
-  return request;
 }
 
 /**

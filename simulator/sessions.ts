@@ -13,39 +13,32 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import {
+  SESSION_TERMINAL,
+  type DeviceSessionResource,
+  type RemoteConfigResource,
+} from '../src/service/contract.js';
 import type { Project } from './accounts.js';
 import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
 import { notFound } from './errors.js';
-import type { Platform, SessionRequest, SessionType } from './session-request.js';
+import type { SessionRequest } from './session-request.js';
 
-export type SessionStatus = 'new' | 'in-progress' | 'stopped' | 'errored';
-export type RemoteConfig = Record<string, unknown>;
+export type { SessionStatus } from '../src/service/contract.js';
+/** The contract's `remoteConfig`, plus the fields of `extraRemoteConfigFields`. */
+export type RemoteConfig = RemoteConfigResource & Record<string, unknown>;
 
-/** A session exactly as the service returns it (no request-only fields). */
-export interface DeviceSession {
-  id: string;
-  appId: string;
-  url: string;
-  jobRunId: string;
-  name: string | null;
-  type: SessionType;
-  packageVersion: string | null;
-  buildId: string | null;
-  applicationArchiveUrl: string | null;
-  platform: Platform;
-  /** One of SessionStatus, or an extra status configured with `extraStatusBeforeReady`. */
+/**
+ * A session exactly as the service returns it: the contract's resource, except that `status` may also
+ * be an extra status a newer service reports (`extraStatusBeforeReady`), which the contract does not list.
+ */
+export type DeviceSession = Omit<DeviceSessionResource, 'status' | 'remoteConfig'> & {
+  /** A SessionStatus, or an extra status configured with `extraStatusBeforeReady`. */
   status: string;
   remoteConfig: RemoteConfig | null;
-  maxDurationMinutes: number;
-  maxIdleTimeMinutes: number | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export interface SessionBehaviour {
-  /** Time from creation to `in-progress`. */
+  /** Time from creation to `in-progress` (the provisioning delay). */
   readinessDelayMs?: number;
   /** The session goes `errored` this long after creation (whether `new` or `in-progress` by then). */
   errorAfterMs?: number;
@@ -61,6 +54,9 @@ export interface SessionBehaviour {
   minuteMs?: number;
 }
 
+/** A change to the session behaviour: a key set to null (or undefined) returns to the default. */
+export type SessionBehaviourPatch = { [K in keyof SessionBehaviour]?: SessionBehaviour[K] | null };
+
 /** Why a session ended (simulator detail, not part of the session object). */
 export type SessionEnd = 'stop-operation' | 'max-duration' | 'idle-timeout' | 'error';
 
@@ -74,7 +70,7 @@ interface SessionRecord {
   endedBy?: SessionEnd;
 }
 
-const TERMINAL: string[] = ['stopped', 'errored'];
+const TERMINAL: readonly string[] = SESSION_TERMINAL;
 
 export interface SessionManagerOptions {
   timers: Timers;
@@ -92,13 +88,32 @@ export class SessionManager {
 
   constructor(private readonly opts: SessionManagerOptions) {}
 
-  /** Merges into the behaviour for sessions created afterwards; a key set to undefined is cleared. */
-  setBehaviour(behaviour: SessionBehaviour): void {
-    this.behaviour = { ...this.behaviour, ...behaviour };
+  /** Merges into the behaviour for sessions created afterwards; a key set to null or undefined is cleared. */
+  setBehaviour(patch: SessionBehaviourPatch): void {
+    const next: Record<string, unknown> = { ...this.behaviour };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null || value === undefined) delete next[key];
+      else next[key] = value;
+    }
+    this.behaviour = next as SessionBehaviour;
+  }
+
+  get currentBehaviour(): SessionBehaviour {
+    return structuredClone(this.behaviour);
   }
 
   resetBehaviour(): void {
     this.behaviour = {};
+  }
+
+  /** Forgets every session (their timers cleared) and the behaviour. */
+  reset(): void {
+    for (const record of this.byId.values()) {
+      for (const handle of record.timers) this.opts.timers.clear(handle);
+      record.timers.clear();
+    }
+    this.byId.clear();
+    this.resetBehaviour();
   }
 
   create(project: Project, request: SessionRequest, maxDurationMinutes: number): DeviceSession {
@@ -190,6 +205,13 @@ export class SessionManager {
     return this.view(record);
   }
 
+  /** Provisioning finishes now: a session not yet ready becomes `in-progress` (no-op otherwise). */
+  ready(id: string): DeviceSession {
+    const record = this.require(id);
+    this.becomeReady(record);
+    return this.view(record);
+  }
+
   /** Simulated device activity: restarts the idle timer of an in-progress session. */
   touch(id: string): void {
     const record = this.require(id);
@@ -230,7 +252,8 @@ export class SessionManager {
   }
 
   private becomeReady(record: SessionRecord): void {
-    if (TERMINAL.includes(record.view.status)) return;
+    // Already ready (made ready early through the control route) or already ended.
+    if (record.view.startedAt !== null || TERMINAL.includes(record.view.status)) return;
     const config = this.remoteConfigFor(record);
     const lag = record.behaviour.remoteConfigLagMs ?? 0;
     record.view.status = 'in-progress';
@@ -279,7 +302,7 @@ export class SessionManager {
     const base = `${this.opts.baseUrl()}/_devices/${record.view.id}`;
     // Only iOS sessions provide a browser preview; Android sessions have none.
     const preview = platform === 'ios' ? { webPreviewUrl: `${base}/preview` } : {};
-    let config: RemoteConfig;
+    let config: RemoteConfigResource;
     switch (type) {
       case 'agent-device':
         config = {

@@ -147,6 +147,11 @@ export class WebhookDispatcher {
     return this.attemptsLog;
   }
 
+  /** Forgets the attempts made so far (for a reset); deliveries under way still record theirs. */
+  clearDeliveries(): void {
+    this.attemptsLog.length = 0;
+  }
+
   /** Listener for the simulator's `job-completed` event: delivers to each webhook of the project and event. */
   onJobCompleted(event: JobCompletedEvent): void {
     if (this.closed) return;

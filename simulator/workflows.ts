@@ -22,17 +22,16 @@ import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
 import { conflict, notFound } from './errors.js';
 import type { ResolvedRef } from './git.js';
 import type { InputValue, JobSpec, WorkflowSpec } from './workflow-file.js';
+import {
+  JOB_TERMINAL,
+  WORKFLOW_RUN_TERMINAL,
+  type JobStatus,
+  type RunStatus,
+  type WorkflowJobResource,
+  type WorkflowRunResource,
+} from '../src/service/contract.js';
 
-export type RunStatus = 'new' | 'in-progress' | 'action-required' | 'success' | 'failure' | 'canceled';
-export type JobStatus =
-  | 'new'
-  | 'in-progress'
-  | 'action-required'
-  | 'pending-cancel'
-  | 'success'
-  | 'failure'
-  | 'canceled'
-  | 'skipped';
+export type { JobStatus, RunStatus } from '../src/service/contract.js';
 
 /** Element of a job's `errors` (the spec does not show the shape; this is the simulator's). */
 export interface JobError {
@@ -40,36 +39,11 @@ export interface JobError {
   message: string;
 }
 
-/** A job exactly as the service returns it. */
-export interface WorkflowJob {
-  id: string;
-  key: string;
-  name: string;
-  type: string;
-  status: JobStatus;
-  requiredJobKeys: string[];
-  environment: string;
-  outputs: Record<string, string>;
-  errors: JobError[];
-  buildId: string | null;
-  submissionId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A job exactly as the service returns it (the contract's resource, with the simulator's error shape). */
+export type WorkflowJob = WorkflowJobResource & { errors: JobError[] };
 
 /** A run exactly as the service returns it. */
-export interface WorkflowRun {
-  id: string;
-  status: RunStatus;
-  url: string;
-  gitCommitHash: string;
-  gitCommitMessage: string;
-  requestedGitRef: string;
-  triggerEventType: 'MANUAL';
-  createdAt: string;
-  updatedAt: string;
-  jobs: WorkflowJob[];
-}
+export type WorkflowRun = Omit<WorkflowRunResource, 'jobs'> & { jobs: WorkflowJob[] };
 
 export interface JobBehaviour {
   durationMs?: number;
@@ -119,12 +93,13 @@ interface RunRecord {
   jobs: JobRecord[];
   byKey: Map<string, JobRecord>;
   started: boolean;
+  startTimer?: TimerHandle;
   cancelRequested: boolean;
   completed: boolean;
 }
 
-const TERMINAL_JOB: JobStatus[] = ['success', 'failure', 'canceled', 'skipped'];
-export const TERMINAL_RUN: RunStatus[] = ['success', 'failure', 'canceled'];
+const TERMINAL_JOB: readonly JobStatus[] = JOB_TERMINAL;
+const TERMINAL_RUN: readonly RunStatus[] = WORKFLOW_RUN_TERMINAL;
 
 export interface WorkflowEngineOptions {
   timers: Timers;
@@ -145,8 +120,29 @@ export class WorkflowEngine {
     this.behaviours.set(jobKey, { ...behaviour });
   }
 
+  /** Jobs with this key that start afterwards run with the defaults again. */
+  clearJobBehaviour(jobKey: string): void {
+    this.behaviours.delete(jobKey);
+  }
+
   clearJobBehaviours(): void {
     this.behaviours.clear();
+  }
+
+  /** The behaviours set per job key. */
+  jobBehaviours(): Record<string, JobBehaviour> {
+    return Object.fromEntries([...this.behaviours].map(([key, b]) => [key, { ...b }]));
+  }
+
+  /** Forgets every run (their timers cleared, no further events) and every job behaviour. */
+  reset(): void {
+    for (const run of this.runsById.values()) {
+      run.completed = true;
+      this.opts.timers.clear(run.startTimer);
+      for (const job of run.jobs) this.opts.timers.clear(job.timer);
+    }
+    this.runsById.clear();
+    this.clearJobBehaviours();
   }
 
   createRun(
@@ -199,7 +195,7 @@ export class WorkflowEngine {
       completed: false,
     };
     this.runsById.set(id, run);
-    this.opts.timers.set(() => {
+    run.startTimer = this.opts.timers.set(() => {
       run.started = true;
       this.advance(run);
     }, this.opts.runStartDelayMs);
