@@ -7,6 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { maskText, readRunnerOutput } from './runner-commands.js';
 
 /** The repository root: the nearest folder up from here (source or compiled) that holds action.yml. */
 export const ROOT = findRoot(resolve(process.argv[1] ? dirname(process.argv[1]) : process.cwd()));
@@ -160,38 +161,35 @@ export function runPost(
 }
 
 /**
- * The step's log as the GitHub runner would show it: values registered with ::add-mask:: replaced
- * by ***, mask and debug commands hidden, annotations shown as `Error:` / `Warning:` / `Notice:`.
+ * The step's log as the GitHub runner would show it, read with the runner's own rules
+ * (runner-commands.ts): values registered with add-mask replaced by ***, the commands it obeys
+ * hidden (mask, state, stop-commands), annotations shown as `Error:` / `Warning:` / `Notice:`,
+ * groups as `▸ title`. A command smuggled in by text from elsewhere shows up here as it would there.
  */
 export function renderLog(stdout: string, showDebug = false): string {
-  const secrets = registeredSecrets(stdout);
-  const mask = (text: string): string => maskAll(secrets, text);
+  const reading = readRunnerOutput(stdout);
+  const mask = (text: string): string => maskText(reading.masks, text);
   const lines: string[] = [];
-  for (const line of stdout.split('\n')) {
-    if (line.startsWith('::add-mask::') || line === '') continue;
-    const command = /^::(error|warning|notice|debug)[^:]*::(.*)$/.exec(line);
-    if (!command) lines.push(mask(line));
-    else if (command[1] !== 'debug')
-      lines.push(`${command[1][0].toUpperCase()}${command[1].slice(1)}: ${mask(unescapeData(command[2]))}`);
-    else if (showDebug) lines.push(`Debug: ${mask(unescapeData(command[2]))}`);
+  for (const { text, command } of reading.lines) {
+    if (!command) {
+      if (text !== '') lines.push(mask(text));
+      continue;
+    }
+    const { name, data } = command;
+    if (name === 'error' || name === 'warning' || name === 'notice')
+      lines.push(`${name[0].toUpperCase()}${name.slice(1)}: ${mask(data)}`);
+    else if (name === 'debug' && showDebug) lines.push(`Debug: ${mask(data)}`);
+    else if (name === 'group') lines.push(`▸ ${mask(data)}`);
   }
   return lines.join('\n');
 }
 
 /** Masks values the step registered, for showing outputs and files the way the runner would. */
 export function maskWith(stdout: string, text: string): string {
-  return maskAll(registeredSecrets(stdout), text);
+  return maskText(registeredSecrets(stdout), text);
 }
 
-/** The values a step registered with ::add-mask:: lines. */
-function registeredSecrets(stdout: string): string[] {
-  return [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((match) => match[1]).filter(Boolean);
-}
-
-function maskAll(secrets: string[], text: string): string {
-  return secrets.reduce((masked, secret) => masked.split(secret).join('***'), text);
-}
-
-function unescapeData(text: string): string {
-  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+/** The values the runner would mask after reading `stdout` (add-mask data, its lines, stop tokens). */
+export function registeredSecrets(stdout: string): string[] {
+  return readRunnerOutput(stdout).masks;
 }

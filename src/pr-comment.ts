@@ -2,7 +2,8 @@
  * The opt-in pull-request comment (`comment: true` with a `github-token`): one sticky comment per
  * workflow file (run-workflow) or per device session name (start-device-session), found again by a
  * hidden HTML marker and updated in place on every run, so a pull request never collects a pile of
- * comments. Its body is the step's job summary (the run's result table, or the session's page and
+ * comments. Only a comment written by the token's own identity is ever updated: anyone can copy the
+ * marker into a comment of their own (the pull request's author first of all). Its body is the step's job summary (the run's result table, or the session's page and
  * preview links) plus the failure message, all passed through the secret registry.
  *
  * `@actions/github` (Octokit) is imported only here and only when a comment is posted, so the
@@ -10,8 +11,9 @@
  * failure: the step's own result is what gates the pull request.
  */
 import type { ActionIO } from './io.js';
-import type { CommentSettings } from './inputs.js';
-import { markdownCell, oneLine } from './text.js';
+import type { CommentSettings } from './inputs/index.js';
+import { markdownCode, markdownLink, markdownText } from './markdown.js';
+import { oneLine } from './text.js';
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 /** GitHub refuses comment bodies longer than 65,536 characters. */
@@ -42,16 +44,16 @@ export function renderComment(
 ): string {
   const what =
     report.command === 'run-workflow'
-      ? `Workflow run \`${markdownCell(report.subject, 120)}\``
-      : `Device session \`${markdownCell(report.subject, 120)}\``;
+      ? `Workflow run ${markdownCode(report.subject, 120)}`
+      : `Device session ${markdownCode(report.subject, 120)}`;
   const outcome = report.failure ? '❌ the step failed' : '✅ the step succeeded';
   const lines = [commentMarker(report), `**svc** · ${what}: ${outcome}`, ''];
   for (const summary of report.summaries) lines.push(summary.trim(), '');
-  if (report.failure) lines.push(`> ${markdownCell(oneLine(report.failure, 2000), 2000)}`, '');
+  if (report.failure) lines.push(`> ${markdownText(report.failure, 2000)}`, '');
   const link = githubRunUrl(env);
-  const commit = env.GITHUB_SHA ? ` for commit \`${markdownCell(env.GITHUB_SHA.slice(0, 12), 12)}\`` : '';
+  const commit = env.GITHUB_SHA ? ` for commit ${markdownCode(env.GITHUB_SHA.slice(0, 12), 12)}` : '';
   lines.push(
-    `<sub>Updated by ${link ? `[GitHub workflow run ${markdownCell(env.GITHUB_RUN_ID ?? '', 30)}](${link})` : 'GitHub Actions'}${commit}.</sub>`,
+    `<sub>Updated by ${link ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, link) : 'GitHub Actions'}${commit}.</sub>`,
   );
   let body = io.redact(lines.join('\n'));
   if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (truncated)`;
@@ -62,6 +64,38 @@ function githubRunUrl(env: Record<string, string | undefined>): string | undefin
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
   if (!server || !repo || !runId || !/^https?:\/\//.test(server) || !/^\d+$/.test(runId)) return undefined;
   return `${server.replace(/\/+$/, '')}/${encodeURI(repo)}/actions/runs/${runId}`;
+}
+
+type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
+
+/**
+ * The login of the token's own account, from GraphQL's `viewer`: it answers for every kind of token,
+ * a personal one (`octocat`) and an installation token such as GITHUB_TOKEN (`github-actions[bot]`),
+ * whereas REST `GET /user` refuses installation tokens. Undefined when it cannot be told.
+ */
+async function tokenLogin(
+  octokit: Octokit,
+  request: () => { signal: AbortSignal },
+): Promise<string | undefined> {
+  try {
+    const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }', {
+      request: request(),
+    });
+    const login = answer.viewer?.login;
+    return typeof login === 'string' && login ? login : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a comment's author is the token's account. Logins compare ignoring case. REST names an
+ * app's bot `name[bot]`; should `viewer` ever leave the suffix out, only a Bot account may match it.
+ */
+function writtenBy(user: { login?: string; type?: string } | null | undefined, viewer: string): boolean {
+  const author = user?.login?.toLowerCase();
+  const login = viewer.toLowerCase();
+  return author === login || (user?.type === 'Bot' && author === `${login}[bot]`);
 }
 
 /** Creates or updates the sticky comment; skipped (with a notice) outside pull-request events. */
@@ -99,7 +133,11 @@ export async function commentOnPullRequest(
       per_page: 100,
       request: request(),
     });
-    const existing = comments.find((comment) => comment.body?.includes(marker));
+    const marked = comments.filter((comment) => comment.body?.includes(marker));
+    const login = marked.length > 0 ? await tokenLogin(octokit, request) : undefined;
+    const existing = login ? marked.find((comment) => writtenBy(comment.user, login)) : undefined;
+    if (marked.length > 0 && !login)
+      io.info('Could not tell which account the github-token belongs to; posting a new comment.');
     if (existing) {
       await octokit.rest.issues.updateComment({
         owner,

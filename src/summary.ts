@@ -1,9 +1,10 @@
 /**
- * Job summaries in Markdown. Every value from the service passes through markdownCell/markdownLink,
- * so a commit message or job name cannot break the table or inject HTML.
+ * Job summaries in Markdown. Every value from the service passes through markdown.ts (text, code or
+ * a link to an http(s) URL the service gave for it), so a commit message or job name shows as text:
+ * no links, images, mentions, emphasis or HTML, and the tables keep their columns.
  */
 import type { DeviceSession, WorkflowRun } from './service/schemas.js';
-import { markdownCell, markdownLink } from './text.js';
+import { markdownCode, markdownLink, markdownText } from './markdown.js';
 
 const STATUS_ICON: Record<string, string> = {
   success: '✅',
@@ -19,7 +20,7 @@ const STATUS_ICON: Record<string, string> = {
 };
 
 function status(value: string): string {
-  return `${STATUS_ICON[value] ?? '❔'} ${markdownCell(value, 40)}`;
+  return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
 }
 
 export function renderRunSummary(
@@ -34,28 +35,28 @@ export function renderRunSummary(
     return lines.join('\n');
   }
   lines.push(`| Status | ${status(run.status)} |`);
-  if (run.requestedGitRef) lines.push(`| Ref | \`${markdownCell(run.requestedGitRef, 120)}\` |`);
+  if (run.requestedGitRef) lines.push(`| Ref | ${markdownCode(run.requestedGitRef, 120)} |`);
   if (run.gitCommitHash) {
     const message = run.gitCommitMessage
-      ? ` ${markdownCell(run.gitCommitMessage.split(/\r?\n/)[0] ?? '', 100)}`
+      ? ` ${markdownText(run.gitCommitMessage.split(/\r?\n/)[0] ?? '', 100)}`
       : '';
-    lines.push(`| Commit | \`${markdownCell(run.gitCommitHash.slice(0, 12), 12)}\`${message} |`);
+    lines.push(`| Commit | ${markdownCode(run.gitCommitHash.slice(0, 12), 12)}${message} |`);
   }
   lines.push('');
   if (run.jobs.length > 0) {
     lines.push('| Job | Type | Status | Build / submission |', '| --- | --- | --- | --- |');
     for (const job of run.jobs) {
       const ids = [
-        job.buildId && `build \`${markdownCell(job.buildId, 40)}\``,
-        job.submissionId && `submission \`${markdownCell(job.submissionId, 40)}\``,
+        job.buildId && `build ${markdownCode(job.buildId, 40)}`,
+        job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
       ]
         .filter(Boolean)
         .join('<br>');
       const name =
         job.name && job.name !== job.key
-          ? `${markdownCell(job.name, 80)} (\`${markdownCell(job.key, 60)}\`)`
-          : `\`${markdownCell(job.key, 60)}\``;
-      lines.push(`| ${name} | ${markdownCell(job.type ?? '', 30)} | ${status(job.status)} | ${ids} |`);
+          ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
+          : `${markdownCode(job.key, 60)}`;
+      lines.push(`| ${name} | ${markdownText(job.type ?? '', 30)} | ${status(job.status)} | ${ids} |`);
     }
     lines.push('');
   }
@@ -70,7 +71,7 @@ export function renderSessionSummary(session: DeviceSession, note: string): stri
     '| | |',
     '| --- | --- |',
     `| Session | ${markdownLink(session.id, session.url)} |`,
-    `| Platform / type | ${markdownCell(session.platform ?? '', 20)} / ${markdownCell(session.type ?? '', 30)} |`,
+    `| Platform / type | ${markdownText(session.platform ?? '', 20)} / ${markdownText(session.type ?? '', 30)} |`,
     `| Status | ${status(session.status)} |`,
   ];
   if (session.maxDurationMinutes != null) lines.push(`| Max duration | ${session.maxDurationMinutes} min |`);

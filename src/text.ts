@@ -1,7 +1,6 @@
 /**
- * Making text from elsewhere (the service, a webhook, the user's inputs) safe to print.
- * The runner treats any log line that starts with `::` (or the legacy `##[`) after leading
- * white space as a workflow command, so text from outside must never start a line.
+ * Making text from elsewhere (the service, a webhook, the pull request's workflow file, the user's
+ * inputs) safe to print in the log. Markdown for the job summary and comments is in markdown.ts.
  */
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
@@ -12,41 +11,41 @@ export function oneLine(text: string, max = 300): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-const COMMAND_START = /^(\s*)(::|##\[)/;
+/**
+ * Characters the runner does not see when it looks for a command: what .NET's TrimStart removes
+ * (U+0085, U+00A0, U+3000, ... beyond JavaScript's `\s`) and what its ICU comparisons skip
+ * (default-ignorable and control characters). A superset on purpose: a line is judged as the
+ * most lenient reading would judge it.
+ */
+const UNSEEN = '\\s\\p{Z}\\p{Cc}\\p{Default_Ignorable_Code_Point}\\u0085\\u180e';
+/** `::` at the start of a line, after unseen characters (and with any between the two colons). */
+const COMMAND_START = new RegExp(`^[${UNSEEN}]*:[\\p{Cc}\\p{Default_Ignorable_Code_Point}]*:`, 'u');
+const LEADING_UNSEEN = new RegExp(`^[${UNSEEN}]+`, 'u');
+/** `##[` anywhere in a line (the legacy format), with or without ignorable characters inside. */
+const LEGACY_PREFIX =
+  /#([\p{Cc}\p{Default_Ignorable_Code_Point}]*)#([\p{Cc}\p{Default_Ignorable_Code_Point}]*)\[/gu;
 
 /**
- * Every line the action logs passes through here: a line that would read as a workflow command
- * gets a visible marker in front, so it is printed as text instead of being obeyed.
+ * Every log line the action prints passes through here, so that no text, whatever it holds, can be
+ * read by the runner as a workflow command (actions/runner reads `::name::data` at the start of a
+ * line after .NET white space, and `##[name]data` ANYWHERE in it; lines end at CR as well as LF):
+ * a line that starts like `::` gets a visible `» ` in front, and every `##[` becomes `## [`.
+ *
+ * Why a visible escape rather than the runner's own `::stop-commands::<token>` … `::<token>::`:
+ * @actions/core has no function for it, so the action would hand-write that protocol; the runner
+ * echoes both lines into the log around every such message; and while commands are stopped the
+ * action's own `::add-mask::` and `::error::` are ignored, so a stop that is not resumed (a write cut
+ * short, a crash in between) would let the next secret through in clear. The escape is stateless,
+ * changes only lines that look like commands, and leaves them readable.
  */
 export function neutraliseLines(text: string): string {
   return text
     .split(/\r\n|\r|\n/)
-    .map((line) => (COMMAND_START.test(line) ? `» ${line.trimStart()}` : line))
+    .map((line) => {
+      const safe = line.replace(LEGACY_PREFIX, '#$1#$2 [');
+      return COMMAND_START.test(safe) ? `» ${safe.replace(LEADING_UNSEEN, '')}` : safe;
+    })
     .join('\n');
-}
-
-/** A value for a cell of a Markdown table in the job summary: one line, no HTML, no column breaks. */
-export function markdownCell(text: string, max = 200): string {
-  return oneLine(text, max)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/`/g, "'");
-}
-
-/** A link in the summary, only for http(s) URLs; anything else is shown as text. */
-export function markdownLink(label: string, url: string | null | undefined): string {
-  if (!url || !/^https?:\/\//i.test(url)) return markdownCell(label);
-  return `[${markdownCell(label)}](${encodeURI(decodeURIComponentSafe(url)).replace(/\)/g, '%29')})`;
-}
-
-function decodeURIComponentSafe(url: string): string {
-  try {
-    return decodeURI(url);
-  } catch {
-    return url;
-  }
 }
 
 /** Elapsed time for progress lines: `42s`, `3m05s`, `1h02m`. */

@@ -1,0 +1,79 @@
+/**
+ * Markdown for the job summary and the pull-request comment, which GitHub renders: text from
+ * elsewhere (commit messages, job names, error messages, session names) must show as the text it
+ * is. Without escaping it could add links, images fetched from any host when the page is viewed,
+ * `@mentions` that notify people, issue back-references, emphasis, headings, lists and HTML,
+ * close a link label early with `]`, or split a table row with `|` or a trailing `\`.
+ */
+import { oneLine } from './text.js';
+
+/**
+ * The zero-width space, as an entity so the source shows it. GitHub finds `@name` mentions and
+ * `#123` references in the text AFTER Markdown is rendered (a backslash escape is gone by then), so
+ * the only way to keep them as text is to put something between the sign and the name.
+ */
+const ZERO_WIDTH = '&#8203;';
+
+/**
+ * ASCII punctuation that means something in (GitHub-flavoured) Markdown: emphasis, code, links,
+ * images, headings, lists, tables, strikethrough, autolinks (`:` and `.` are escaped so that
+ * `https://…` and `www.…` in text are not turned into links). CommonMark lets any ASCII
+ * punctuation be escaped with a backslash, and GFM reads `\|` inside a table cell as a pipe.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()#+\-.!|~:=^$]/g;
+
+/**
+ * Text from elsewhere as one line of Markdown text, safe in a paragraph, a quote, a heading, a
+ * link label or a table cell: at most `max` characters of the original, line breaks flattened.
+ */
+export function markdownText(text: string, max = 200): string {
+  return oneLine(text, max)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(MARKDOWN_PUNCTUATION, (sign) => `\\${sign}`)
+    .replace(/@/g, `@${ZERO_WIDTH}`)
+    .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH}`);
+}
+
+/**
+ * Text from elsewhere as an inline code span (for ids, refs, keys): nothing inside is Markdown,
+ * HTML, a mention or a link. The fence is one backtick longer than any run in the text; `|` is
+ * escaped because GFM splits table cells before it reads code spans.
+ */
+export function markdownCode(text: string, max = 200): string {
+  const flat = oneLine(text, max);
+  if (flat === '') return '';
+  const longestRun = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
+  return `${fence}${padded.replace(/\|/g, '\\|')}${fence}`;
+}
+
+/**
+ * A link whose target is a URL the service gave for that purpose, only when it is http(s); any
+ * other URL (javascript:, data:, relative, malformed) leaves the label as plain text.
+ */
+export function markdownLink(label: string, url: string | null | undefined, max = 200): string {
+  const href = httpUrl(url);
+  const text = markdownText(label, max);
+  return href ? `[${text}](<${href}>)` : text;
+}
+
+/** The URL normalised by the WHATWG parser, with what could end or split the link encoded; else undefined. */
+export function httpUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+  // `<` `>` end the bracketed destination, `\` escapes, `|` splits a table row, the rest are
+  // encoded for good measure; all are safe to percent-encode in a URL.
+  return parsed.href.replace(
+    /[<>\\|()`'" ]/g,
+    (sign) => `%${sign.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
