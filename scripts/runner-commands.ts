@@ -55,6 +55,8 @@ export interface RunnerLine {
   text: string;
   /** The command the runner obeyed on this line, if any (then the line itself is not shown). */
   command?: RunnerCommand;
+  /** The values masked when this line was read (a mask hides what comes after it, not before). */
+  masks: readonly string[];
 }
 
 export interface RunnerReading {
@@ -143,32 +145,36 @@ export function readRunnerOutput(output: string, options: ReadOptions = {}): Run
   const known = new Set(RUNNER_COMMANDS);
   const reading: RunnerReading = { lines: [], commands: [], masks: [], stopped: false };
   let stopToken: string | undefined;
+  let masks: readonly string[] = [];
+  const addMask = (value: string): void => {
+    if (!masks.includes(value)) masks = [...masks, value].sort((a, b) => b.length - a.length);
+  };
   runnerLines(output).forEach((text, index) => {
     const parsedText = options.ignorables === 'strip' ? text.replace(IGNORABLE, '') : text;
     const parsed = parsedText ? (parseV2(parsedText, known) ?? parseLegacy(parsedText, known)) : undefined;
-    if (!parsed) return reading.lines.push({ text });
+    if (!parsed) return reading.lines.push({ text, masks });
     const command: RunnerCommand = { ...parsed, line: text, index };
     if (stopToken !== undefined) {
-      if (command.name !== stopToken.toLowerCase()) return reading.lines.push({ text });
+      if (command.name !== stopToken.toLowerCase()) return reading.lines.push({ text, masks });
       known.delete(stopToken.toLowerCase());
       stopToken = undefined;
       reading.stopped = false;
     } else if (command.name === 'stop-commands') {
       // The runner refuses an empty token or one that names a command (unless told to allow it).
       if (!command.data || known.has(command.data.toLowerCase()) || /^pause-logging$/i.test(command.data))
-        return reading.lines.push({ text });
+        return reading.lines.push({ text, masks });
       stopToken = command.data;
       known.add(stopToken.toLowerCase());
       reading.stopped = true;
-      if (stopToken.length > 6) reading.masks.push(stopToken);
+      if (stopToken.length > 6) addMask(stopToken);
     } else if (command.name === 'add-mask' && command.data.trim()) {
-      reading.masks.push(command.data);
-      for (const part of command.data.split(/[\r\n]+/)) if (part.trim()) reading.masks.push(part.trim());
+      addMask(command.data);
+      for (const part of command.data.split(/[\r\n]+/)) if (part.trim()) addMask(part.trim());
     }
     reading.commands.push(command);
-    reading.lines.push({ text, command });
+    reading.lines.push({ text, command, masks });
   });
-  reading.masks = [...new Set(reading.masks)].sort((a, b) => b.length - a.length);
+  reading.masks = [...masks];
   return reading;
 }
 

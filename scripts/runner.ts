@@ -167,10 +167,9 @@ export function runPost(
  * groups as `▸ title`. A command smuggled in by text from elsewhere shows up here as it would there.
  */
 export function renderLog(stdout: string, showDebug = false): string {
-  const reading = readRunnerOutput(stdout);
-  const mask = (text: string): string => maskText(reading.masks, text);
   const lines: string[] = [];
-  for (const { text, command } of reading.lines) {
+  for (const { text, command, masks } of readRunnerOutput(stdout).lines) {
+    const mask = (value: string): string => maskText(masks, value);
     if (!command) {
       if (text !== '') lines.push(mask(text));
       continue;

@@ -1,0 +1,104 @@
+/**
+ * Which remoteConfig values are registered as secrets: credentials at any depth and inside URLs,
+ * never a common word that would garble the whole job log.
+ */
+import { isCredentialName, looksSecret, maskRemoteConfig, remoteConfigSecrets } from '../../src/masking.js';
+import { createTestIO } from '../fixtures/io.js';
+
+describe('maskRemoteConfig', () => {
+  it('masks the documented secrets, nested credentials and credentials in URLs, before anything else', () => {
+    const io = createTestIO();
+    maskRemoteConfig(io, {
+      agentDeviceRemoteSessionUrl: 'https://dev.example/s/1?token=QueryTok3n0001&mode=full',
+      agentDeviceRemoteSessionToken: 'adr_0123456789',
+      toolsAuthToken: 'short1',
+      appiumUrl: 'https://robot:P%40ssw0rd-9@hub.example/wd/hub',
+      capabilities: {
+        'appium:options': { accessKey: 'Acc3ssKey-XYZ', 'sauce:options': { apiKey: 'nested-api-key-1' } },
+        'browserstack.key': 'bs_Key_998877',
+        app: 'https://ghp_TokenAsUser0123@files.example/app.ipa',
+        list: [{ password: 'p4ssw0rd!' }],
+      },
+      webPreviewUrl: 'https://preview.example/p#sig=FragSig123456&x=1',
+      note: 'see wss://relay.example/ws?X-Amz-Signature=abcdef0123456789 for details',
+    });
+    expect(io.masks.sort()).toEqual(
+      [
+        'adr_0123456789',
+        'short1',
+        'QueryTok3n0001',
+        'P%40ssw0rd-9',
+        'P@ssw0rd-9',
+        'Acc3ssKey-XYZ',
+        'nested-api-key-1',
+        'bs_Key_998877',
+        'ghp_TokenAsUser0123',
+        'p4ssw0rd!',
+        'FragSig123456',
+        'abcdef0123456789',
+      ].sort(),
+    );
+    expect(io.log).toEqual([]);
+  });
+
+  it('never registers a common word or a short value found by its name', () => {
+    expect(
+      remoteConfigSecrets({
+        keyboardLayout: 'true',
+        monkey: 'success',
+        capabilities: {
+          autoAcceptAlerts: true,
+          key: 'true',
+          token: 'success',
+          password: 'en-US',
+          secret: 'abc',
+        },
+        agentDeviceRemoteSessionToken: 'true',
+        previewUrl: 'https://preview.example/?key=true&token=success',
+      }),
+    ).toEqual([]);
+  });
+
+  it('matches names by whole words, in every naming style', () => {
+    for (const name of [
+      'apiKey',
+      'API_KEY',
+      'x-amz-signature',
+      'appium:accessKey',
+      'browserstack.key',
+      'AuthToken',
+      'sig',
+    ])
+      expect(isCredentialName(name)).toBe(true);
+    for (const name of [
+      'keyboardLayout',
+      'monkey',
+      'authorName',
+      'signatureAlgorithmName2'.replace('signature', 'design'),
+    ])
+      expect(isCredentialName(name)).toBe(false);
+  });
+
+  it('looksSecret: generated credentials yes, words and settings no', () => {
+    expect(['0123456789ab', 'AbCdEfGh', 'p@ssword', 'abcdefghijklmnopq'].map(looksSecret)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['true', 'success', 'disabled', 'in-progress', 'portrait', '1234567'].map(looksSecret)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('survives deep nesting', () => {
+    let deep: unknown = { token: 'deep-token-123456' };
+    for (let i = 0; i < 10_000; i++) deep = { next: deep };
+    expect(() => remoteConfigSecrets({ capabilities: deep })).not.toThrow();
+  });
+});
