@@ -38,18 +38,21 @@ const FLAGS = {
   help: { value: '', default: '', describe: 'print this help and exit', short: 'h' },
 } as const;
 
-/** Rows as aligned columns: every column but the last padded to its widest cell. */
-export function columns(rows: ReadonlyArray<readonly string[]>, indent = '  '): string {
-  const widths: number[] = [];
+/** Rows as aligned columns: every column but the last padded to its widest cell (or `minWidths`). */
+function columns(rows: ReadonlyArray<readonly string[]>, minWidths: number[] = []): string {
+  const widths = [...minWidths];
   for (const row of rows)
     row.slice(0, -1).forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows
     .map(
-      (row) => indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  '),
+      (row) => '  ' + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join('  '),
     )
     .map((line) => line.trimEnd())
     .join('\n');
 }
+
+/** Service and control routes line up their paths. */
+const METHOD_WIDTH = 'DELETE'.length;
 
 function usage(): string {
   const rows = Object.entries(FLAGS).flatMap(([name, flag]) => {
@@ -124,16 +127,22 @@ ${columns([
 ])}
 
 Service routes (Authorization: Bearer <token>):
-${columns([
-  ['POST', `${url}/v2/workflows/dispatch`, '{"appId","gitRef","fileName","inputs"}'],
-  ['GET', `${url}/v2/workflows/runs/:id`, ''],
-  ['POST', `${url}/v2/device-run-sessions`, '{"appId","platform",...}'],
-  ['GET', `${url}/v2/device-run-sessions/:id`, ''],
-  ['POST', `${url}/v2/device-run-sessions/:id/stop`, ''],
-])}
+${columns(
+  [
+    ['POST', `${url}/v2/workflows/dispatch`, '{"appId","gitRef","fileName","inputs"}'],
+    ['GET', `${url}/v2/workflows/runs/:id`, ''],
+    ['POST', `${url}/v2/device-run-sessions`, '{"appId","platform",...}'],
+    ['GET', `${url}/v2/device-run-sessions/:id`, ''],
+    ['POST', `${url}/v2/device-run-sessions/:id/stop`, ''],
+  ],
+  [METHOD_WIDTH],
+)}
 
 Control routes (no auth, loopback only):
-${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]))}
+${columns(
+  CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]),
+  [METHOD_WIDTH],
+)}
 
 Environment for the action:
   SVC_BASE_URL=${url} SVC_TOKEN=${token}

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
@@ -60,5 +60,54 @@ describe('simulator CLI', () => {
     await expect(startCli(['--role', 'superuser'])).rejects.toThrow(
       /exited early \(1\).*--role must be one of/s,
     );
+  });
+
+  it('--help lists every flag with a description and its default, and every control route', () => {
+    const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    const flags = [
+      ['--repo PATH', 'a temporary repository'],
+      ['--port N', '0 (any free port)'],
+      ['--host HOST', '127.0.0.1'],
+      ['--readiness-delay-ms N', '3000'],
+      ['--job-duration-ms N', '5000'],
+      ['--role viewer|developer|admin|owner', 'developer'],
+    ];
+    const lines = help.split('\n');
+    for (const [flag, fallback] of flags) {
+      const at = lines.findIndex((line) => line.trimStart().startsWith(flag));
+      expect(lines[at]).toMatch(new RegExp(`^  ${flag.replace(/[|]/g, '\\|')}\\s{2,}\\w`));
+      expect(lines[at + 1]).toMatch(new RegExp(`^\\s+default: ${fallback.replace(/[()]/g, '\\$&')}`));
+    }
+    expect(help).toMatch(/-h, --help\s+print this help/);
+    // Descriptions start in one column.
+    const flagLines = lines.filter((line) => /^ {2}(-h, )?--/.test(line));
+    const descriptionColumn = (line: string): number => {
+      const gap = /\S\s{2,}(?=\S)/.exec(line)!;
+      return gap.index + gap[0].length;
+    };
+    expect(new Set(flagLines.map(descriptionColumn)).size).toBe(1);
+    for (const route of [
+      'POST    /_sim/reset',
+      'POST    /_sim/runs ',
+      'DELETE  /_sim/jobs/:key/behaviour',
+      'DELETE  /_sim/session-behaviour',
+      'POST    /_sim/sessions/:id/ready',
+    ])
+      expect(help).toContain(route);
+  });
+
+  it('the start banner lines up its columns', async () => {
+    const out = await startCli(['--role', 'admin']);
+    const lines = out.split('\n');
+    const valueColumn = (prefix: string): number => {
+      const line = lines.find((l) => l.trimStart().startsWith(prefix))!;
+      return line.length - line.slice(line.indexOf(prefix) + prefix.length).trimStart().length;
+    };
+    expect(valueColumn('project id:')).toBe(valueColumn('token (admin):'));
+    expect(valueColumn('repository:')).toBe(valueColumn('token (admin):'));
+    const routes = lines.filter((l) => /^ {2}(GET|POST|DELETE) /.test(l));
+    expect(routes.length).toBeGreaterThan(20);
+    // Service and control routes start their paths in one column.
+    expect(new Set(routes.map((l) => l.indexOf('http://'))).size).toBe(1);
   });
 });
