@@ -400,7 +400,7 @@ async function bigRun(world: World): Promise<void> {
 
 /** The same work in-process, from the compiled sources: where the milliseconds go. */
 async function inProcess(): Promise<void> {
-  const { workflowRunSchema } = await (await import('../src/service/schemas.js')).loadSchemas();
+  const { workflowRunSchema } = await import('../src/service/contract.js');
   const { renderRunSummary } = await import('../src/summary.js');
   const body = JSON.stringify({
     data: thousandJobs({ id: '11111111-1111-4111-8111-111111111111', url: 'https://example.invalid/r' }),

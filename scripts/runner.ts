@@ -61,7 +61,11 @@ export interface ActionRun {
 }
 
 export interface RunOptions {
-  entry?: 'main' | 'post';
+  /**
+   * The bundle to run: `main` and `post` are the root action's (the `command` input chooses), a
+   * command's name is that sub-action's main bundle (dist/<entry>/index.js).
+   */
+  entry?: string;
   inputs?: Record<string, string>;
   /** Extra environment (SVC_TOKEN, GITHUB_EVENT_NAME, ...). */
   env?: Record<string, string>;
@@ -99,7 +103,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const runtime = RUNTIMES[options.runtime ?? DEFAULT_RUNTIME];
   if (!runtime)
     throw new Error(`no such Node runtime: ${options.runtime}; available: ${RUNTIME_NAMES.join(', ')}`);
-  const child = spawn(runtime, [join(ROOT, 'dist', `${entry}.js`)], {
+  const child = spawn(runtime, [join(ROOT, 'dist', entry, 'index.js')], {
     env,
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
 /** Builds the service client for a step, wired to the step's log and secret redaction. */
 import type { ActionIO } from './io.js';
-import type { ApiSettings } from './inputs.js';
+import type { ApiSettings } from './inputs/index.js';
 import { ServiceClient } from './service/client.js';
-import { DEFAULT_RETRY_POLICY } from './service/retry.js';
-import { oneLine } from './text.js';
+import { DEFAULT_RETRY_POLICY, MIN_DELAY_MS } from './service/retry.js';
 
 export const USER_AGENT = 'svc-github-action/1';
 
@@ -17,11 +16,11 @@ export function createClient(api: ApiSettings, io: ActionIO): ServiceClient {
     // Back-off starts at half a poll interval (at most 1 s): never slower to retry a read than to poll.
     retry: {
       ...DEFAULT_RETRY_POLICY,
-      baseDelayMs: Math.min(DEFAULT_RETRY_POLICY.baseDelayMs, Math.max(10, api.pollIntervalMs / 2)),
+      baseDelayMs: Math.min(DEFAULT_RETRY_POLICY.baseDelayMs, Math.max(MIN_DELAY_MS, api.pollIntervalMs / 2)),
     },
-    onRetry: ({ operation, attempt, delayMs, error }) =>
+    onRetry: ({ operation, attempt, delayMs, reason }) =>
       io.info(
-        `${operation}: attempt ${attempt} failed (${oneLine(error.message, 200)}); retrying in ${(delayMs / 1000).toFixed(1)} s`,
+        `${operation}: attempt ${attempt} failed (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s`,
       ),
   });
 }

@@ -1,6 +1,6 @@
-/** The runner's side of InputSource: inputs read raw through ActionIO (inputs.ts trims where it should). */
+/** The runner's side of InputSource: inputs read raw through ActionIO (the input tables trim where they should). */
 import { readFileSync } from 'node:fs';
-import type { InputSource } from './inputs.js';
+import { secretInputs, type Command, type InputSource } from './inputs/index.js';
 import type { ActionIO } from './io.js';
 
 export function coreInputSource(io: Pick<ActionIO, 'getInput'>): InputSource {
@@ -12,16 +12,10 @@ export function coreInputSource(io: Pick<ActionIO, 'getInput'>): InputSource {
 }
 
 /**
- * Masks every input that may hold a secret, and the environment fallbacks of `token` and
- * `github-token`, whatever the command: the first thing main and post do, before anything is printed.
+ * Masks every input of `command` that may hold a secret, and its environment fallback (every
+ * command's when the command is not known yet): the first thing main and post do, before anything
+ * is printed. Which inputs are secret is said once, in the input tables.
  */
-export function maskSecretInputs(io: Pick<ActionIO, 'getInput' | 'mask'>): void {
-  for (const name of ['token', 'webhook-secret', 'github-token']) {
-    const value = io.getInput(name).trim();
-    if (value) io.mask(value);
-  }
-  for (const name of ['SVC_TOKEN', 'GITHUB_TOKEN']) {
-    const value = process.env[name]?.trim();
-    if (value) io.mask(value);
-  }
+export function maskSecretInputs(io: Pick<ActionIO, 'getInput' | 'mask'>, command?: Command): void {
+  for (const secret of secretInputs(command, coreInputSource(io))) io.mask(secret);
 }

@@ -1,4 +1,5 @@
-// Bundle entrypoint of the main step (dist/main.js); main.ts only exports run() so tools can import it.
+// Bundle entrypoint of the root action's main step (dist/main/index.js): the `command` input picks
+// the command. main.ts only exports run() so that tools (local-action, tests) can import it.
 import { run } from './main.js';
 
 await run();

@@ -1,36 +1,45 @@
 /**
- * The main step. Order matters: secrets are masked before anything else is written, then every
- * input is validated before the first request, then the command runs. Expected failures end in
- * one clear error line and exit code 1; never a stack trace.
+ * The main step of every command. Order matters: secrets are masked before anything else is
+ * written, then every input is validated before the first request, then the command runs.
+ * Expected failures end in one clear error line and exit code 1; never a stack trace.
+ *
+ * `run(command)` is what each sub-action's bundle calls; `run()` without a command is the root
+ * action, where the `command` input chooses.
  */
-import * as core from './actions-core.js';
 import { createCoreIO, type ActionIO } from './io.js';
 import { coreInputSource, maskSecretInputs } from './core-inputs.js';
 import {
+  readCommand,
   readSettings,
-  type RunWorkflowSettings,
+  unusedInputWarnings,
+  type Command,
+  type CommentSettings,
   type Settings,
-  type StartSessionSettings,
-} from './inputs.js';
+} from './inputs/index.js';
 import { createClient } from './client-factory.js';
-import { ActionFailure, describeFailure } from './failure.js';
-import { preloadYaml } from './lazy-yaml.js';
+import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest } from './pr-comment.js';
+import { runWorkflow } from './commands/run-workflow.js';
+import { waitForRun } from './commands/wait-for-run.js';
+import { startDeviceSession } from './commands/start-device-session.js';
+import { waitForDeviceSession } from './commands/wait-for-device-session.js';
+import { stopDeviceSessionCommand } from './commands/stop-device-session.js';
+import { verifyWebhook } from './commands/verify-webhook.js';
 
-export async function run(): Promise<void> {
-  const io = createCoreIO();
-  const source = coreInputSource();
+export async function run(command?: Command, io: ActionIO = createCoreIO()): Promise<void> {
+  const source = coreInputSource(io);
+  // Before the command is known, every input that may hold a secret is masked.
   maskSecretInputs(io);
 
   let settings: Settings;
   try {
-    // The YAML parser is loaded only when there is YAML to parse (see lazy-yaml.ts).
-    if (core.getInput('inputs')) await preloadYaml();
-    const read = readSettings(source);
+    const chosen = command ?? readCommand(source);
+    if (!command) for (const warning of unusedInputWarnings(chosen, source)) io.warning(warning);
+    const read = readSettings(chosen, source);
     settings = read.settings;
     for (const warning of read.warnings) io.warning(warning);
   } catch (error) {
-    fail(io, error);
+    reportFailure(io, error);
     return;
   }
 
@@ -55,60 +64,57 @@ export async function run(): Promise<void> {
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
-    failure = describeFailure(error).message;
-    fail(io, error);
+    failure = reportFailure(io, error);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  if (comment && (settings.command === 'run-workflow' || settings.command === 'start-device-session')) {
-    if (cancellation.signal.aborted) io.info('The step was cancelled; no pull request comment was posted.');
-    else
-      // pr-comment.ts loads @actions/github lazily: the default path never loads it.
-      await commentOnPullRequest(
-        comment,
-        { command: settings.command, subject: commentSubject(settings), summaries, failure },
-        io,
-      );
-  }
+  if (comment) await postComment(settings, comment, summaries, failure, io, cancellation.signal);
 }
 
-function commentSubject(settings: RunWorkflowSettings | StartSessionSettings): string {
-  if (settings.command === 'run-workflow') return settings.fileName;
-  const { name, platform, type } = settings.request;
-  return name ?? `${platform} ${type ?? 'agent-device'}`;
-}
-
-/** Each command is a chunk of its own in the bundle: a step loads only the command it runs. */
 async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal): Promise<void> {
-  if (settings.command === 'verify-webhook') {
-    const { verifyWebhook } = await import('./commands/verify-webhook.js');
-    return verifyWebhook(settings, io);
-  }
+  if (settings.command === 'verify-webhook') return verifyWebhook(settings, io);
   const client = createClient(settings.api, io);
+  const context = { io, client, signal };
   try {
     switch (settings.command) {
-      case 'run-workflow': {
-        const { runWorkflow } = await import('./commands/run-workflow.js');
-        return await runWorkflow(settings, { io, client, signal });
-      }
-      case 'start-device-session': {
-        const { startDeviceSession } = await import('./commands/start-device-session.js');
-        return await startDeviceSession(settings, { io, client, signal });
-      }
-      case 'stop-device-session': {
-        const { stopDeviceSessionCommand } = await import('./commands/stop-device-session.js');
-        return await stopDeviceSessionCommand(settings, { io, client, signal });
-      }
+      case 'run-workflow':
+        return await runWorkflow(settings, context);
+      case 'wait-for-run':
+        return await waitForRun(settings, context);
+      case 'start-device-session':
+        return await startDeviceSession(settings, context);
+      case 'wait-for-device-session':
+        return await waitForDeviceSession(settings, context);
+      case 'stop-device-session':
+        return await stopDeviceSessionCommand(settings, context);
     }
   } finally {
     client.dispose();
   }
 }
 
-function fail(io: ActionIO, error: unknown): void {
-  const { message, stack } = describeFailure(error);
-  if (stack) io.debug(stack);
-  io.error(message);
-  process.exitCode = 1;
+async function postComment(
+  settings: Settings,
+  comment: CommentSettings,
+  summaries: string[],
+  failure: string | undefined,
+  io: ActionIO,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return io.info('The step was cancelled; no pull request comment was posted.');
+  if (!comment.githubToken)
+    return io.warning(
+      'comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
+    );
+  let subject: string;
+  if (settings.command === 'run-workflow') subject = settings.fileName;
+  else if (settings.command === 'wait-for-run') subject = `run ${settings.runId}`;
+  else if (settings.command === 'start-device-session')
+    subject =
+      settings.request.name ?? `${settings.request.platform} ${settings.request.type ?? 'agent-device'}`;
+  else return;
+  // The comment reports what the command did: its kind is the command that started the thing followed.
+  const kind = settings.command === 'start-device-session' ? 'start-device-session' : 'run-workflow';
+  await commentOnPullRequest(comment, { command: kind, subject, summaries, failure }, io);
 }

@@ -1,7 +1,8 @@
 /**
- * The one polling loop, shared by run-workflow and start-device-session. It reads a resource every
+ * The one polling loop, shared by the run and session commands. It reads a resource every
  * `intervalMs` until `isDone` says so, the deadline passes or the signal aborts. The first read
- * happens one interval after the start: the resource was just created and cannot have changed yet.
+ * happens one interval after the start when the resource was just created (it cannot have changed
+ * yet), at once when it already existed (wait-for-run, wait-for-device-session).
  * Reads that fail are retried inside the service client; a read that still fails ends the poll.
  */
 import { sleep } from './sleep.js';
@@ -17,6 +18,8 @@ export interface PollOptions<T> {
   /** Called after every read, for progress lines. */
   onRead?: (value: T) => void;
   intervalMs: number;
+  /** Default true: the first read waits one interval. */
+  firstReadAfterInterval?: boolean;
   /** Epoch ms: no read starts after it. */
   deadline: number;
   signal?: AbortSignal;
@@ -26,7 +29,7 @@ export interface PollOptions<T> {
 export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
   const now = options.now ?? Date.now;
   let last: T | undefined;
-  let nextReadAt = now() + options.intervalMs;
+  let nextReadAt = now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
   for (;;) {
     // The last read happens at the deadline itself, so a run that ends just in time is still seen.
     const readAt = Math.min(nextReadAt, options.deadline);

@@ -1,60 +1,94 @@
 /**
  * The post step: runs when the job ends, whatever its outcome (post-if: always()). It stops the
- * device session that this step's main part created. Nothing saved → nothing to do. A session that
- * cannot be confirmed stopped fails the post step with an error annotation: never silent.
+ * device session that this step's main part created, on the service the main part used (saved in
+ * state, never read again from the environment, so the token goes nowhere else). A paid device left
+ * running is never silent: a stop that cannot be confirmed, a cancellation of the post step itself,
+ * and a create whose answer never came are each reported, naming the session and where to look.
+ * A step that started no session says nothing above debug level.
  */
-import * as core from './actions-core.js';
-import { createCoreIO } from './io.js';
-import { coreInputSource, maskSecretInputs } from './core-inputs.js';
-import { readApiSettings } from './inputs.js';
+import { createCoreIO, type ActionIO } from './io.js';
+import { maskSecretInputs } from './core-inputs.js';
 import { createClient } from './client-factory.js';
-import { describeFailure } from './failure.js';
-import { STATE } from './commands/start-device-session.js';
+import { reportFailure } from './errors.js';
+import { UUID } from './inputs/parsers.js';
+import { STATE } from './commands/session-state.js';
 import { logStopped, stopSession } from './commands/stop-device-session.js';
 
+/** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
+/**
+ * After SIGINT the runner sends SIGTERM 7.5 s later and kills the process 2.5 s after that: the
+ * stop goes on for 8 s, then the step reports what it knows while it still can.
+ */
+const GRACE_AFTER_SIGNAL_MS = 8_000;
 
-export async function run(): Promise<void> {
-  const io = createCoreIO();
-  maskSecretInputs(io);
-
-  const sessionId = core.getState(STATE.sessionId);
-  if (!sessionId) {
-    io.info('No device session was started by this step; nothing to stop.');
-    return;
-  }
-  const sessionUrl = core.getState(STATE.sessionUrl);
-  if (core.getState(STATE.stopped) === 'true') {
+export async function run(io: ActionIO = createCoreIO()): Promise<void> {
+  maskSecretInputs(io, 'start-device-session');
+  const sessionId = io.getState(STATE.sessionId);
+  const sessionUrl = io.getState(STATE.sessionUrl);
+  if (!sessionId) return reportNoSession(io);
+  if (io.getState(STATE.stopped) === 'true') {
     io.info(`Device session ${sessionId} already ended during the main step.`);
     return;
   }
-  if (core.getState(STATE.autoStop) === 'false') {
+  if (io.getState(STATE.autoStop) === 'false') {
     io.notice(
       `auto-stop is false: device session ${sessionId} keeps running until it is stopped or reaches its limits. ${sessionUrl}`.trimEnd(),
     );
     return;
   }
-
-  try {
-    const api = readApiSettings(coreInputSource(), 'start-device-session');
-    const client = createClient(api, io);
-    try {
-      const session = await stopSession(client, sessionId, {
-        deadline: Date.now() + POST_STOP_WITHIN_MS,
-        sessionUrl,
-      });
-      logStopped(io, session);
-    } finally {
-      client.dispose();
-    }
-  } catch (error) {
-    const { message, stack } = describeFailure(error);
-    if (stack) io.debug(stack);
+  const baseUrl = io.getState(STATE.baseUrl);
+  if (!UUID.test(sessionId) || !/^https?:\/\/[^\s]+$/.test(baseUrl)) {
     io.error(
-      message.includes(sessionId)
-        ? message
-        : `Could not stop device session ${sessionId} ${sessionUrl}: ${message}`,
+      `The saved state of this step is not usable (session id or service address malformed); device session ${sessionId.slice(0, 60)} was not stopped. Stop it from the dashboard.`,
     );
     process.exitCode = 1;
+    return;
   }
+
+  const token = io.getInput('token').trim() || process.env.SVC_TOKEN?.trim() || '';
+  const pollIntervalMs = Number(io.getState(STATE.pollIntervalMs)) || 5_000;
+  const client = createClient({ baseUrl, token, pollIntervalMs, timeoutMs: POST_STOP_WITHIN_MS }, io);
+  // A signal does not abandon the stop: it shortens the time left to confirm it.
+  const giveUp = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (timer) return;
+    io.info(
+      `Received ${signal}: still stopping device session ${sessionId} before the runner ends the step.`,
+    );
+    timer = setTimeout(() => giveUp.abort(), GRACE_AFTER_SIGNAL_MS);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const session = await stopSession(client, sessionId, {
+      deadline: Date.now() + POST_STOP_WITHIN_MS,
+      sessionUrl: sessionUrl || undefined,
+      signal: giveUp.signal,
+    });
+    logStopped(io, session);
+    if (timer) process.exitCode = 1; // the post step was cancelled, even though the stop was confirmed
+  } catch (error) {
+    reportFailure(io, error);
+  } finally {
+    clearTimeout(timer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    client.dispose();
+  }
+}
+
+/** No session id: either nothing was started (silent), or a create never answered (a warning). */
+function reportNoSession(io: ActionIO): void {
+  const sentAt = io.getState(STATE.createInFlight);
+  if (!sentAt) {
+    io.debug('No device session was started by this step; nothing to stop.');
+    return;
+  }
+  const appId = io.getState(STATE.appId);
+  io.warning(
+    `A device session may be running: the create request sent at ${sentAt.slice(0, 40)} got no usable answer, so its id is unknown and it could not be stopped. ` +
+      `Look for it among the device sessions of project ${UUID.test(appId) ? appId : '(unknown)'} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
+  );
 }

@@ -89,13 +89,12 @@ async function tokenLogin(
 }
 
 /**
- * Whether a comment's author is the token's account. Logins compare ignoring case. REST names an
- * app's bot `name[bot]`; should `viewer` ever leave the suffix out, only a Bot account may match it.
+ * Whether a comment's author is the token's account. Logins compare ignoring case, and exactly
+ * otherwise: `viewer` names an app's bot as REST does (`github-actions[bot]`), and a user `x` and
+ * an app's bot `x[bot]` are different accounts.
  */
-function writtenBy(user: { login?: string; type?: string } | null | undefined, viewer: string): boolean {
-  const author = user?.login?.toLowerCase();
-  const login = viewer.toLowerCase();
-  return author === login || (user?.type === 'Bot' && author === `${login}[bot]`);
+function writtenBy(user: { login?: string } | null | undefined, viewer: string): boolean {
+  return user?.login?.toLowerCase() === viewer.toLowerCase();
 }
 
 /** Creates or updates the sticky comment; skipped (with a notice) outside pull-request events. */

@@ -4,16 +4,17 @@
  * checked on them (constant time, no digest ever printed), and only an authentic body is parsed. A
  * forged or altered delivery sets no output at all.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { ActionIO } from '../io.js';
-import type { VerifyWebhookSettings } from '../inputs.js';
-import { ActionFailure } from '../failure.js';
+import type { VerifyWebhookSettings } from '../inputs/index.js';
+import { ActionFailure } from '../errors.js';
 import { oneLine } from '../text.js';
 import { checkWebhookSignature, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
-const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionIO): Promise<void> {
   const body = await readBody(settings.payload);
@@ -70,20 +71,32 @@ function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
   }
 }
 
-/** The body exactly as given: inline text as its UTF-8 bytes (untrimmed), or the file's bytes. */
+/**
+ * The body exactly as given: inline text as its UTF-8 bytes (untrimmed), or the bytes of a regular
+ * file. Special files are refused before they are read: `/dev/zero` would grow memory without
+ * bound, and a named pipe would block the step (it is opened non-blocking, so even the open cannot
+ * hang). The size cap holds while reading too, whatever stat said.
+ */
 async function readBody(source: VerifyWebhookSettings['payload']): Promise<Buffer> {
   if (source.kind === 'inline') return Buffer.from(source.text, 'utf8');
   const shown = `\`payload-file\` (${oneLine(source.path, 200)})`;
+  let file: FileHandle | undefined;
   try {
-    const info = await stat(source.path);
-    if (info.isDirectory())
-      throw new ActionFailure(`${shown} is a directory; give the path of the file that holds the body.`);
-    if (info.size > MAX_PAYLOAD_BYTES) {
-      throw new ActionFailure(
-        `${shown} is ${info.size} bytes long; a webhook body is at most ${MAX_PAYLOAD_BYTES} bytes.`,
-      );
+    if (!(await stat(source.path)).isFile()) throw notRegular(shown);
+    file = await open(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await file.stat()).isFile()) throw notRegular(shown);
+    const buffer = Buffer.alloc(MAX_PAYLOAD_BYTES + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > MAX_PAYLOAD_BYTES)
+        throw new ActionFailure(
+          `${shown} is larger than ${MAX_PAYLOAD_BYTES} bytes; a webhook body is a few kilobytes.`,
+        );
     }
-    return await readFile(source.path);
+    return buffer.subarray(0, size);
   } catch (error) {
     if (error instanceof ActionFailure) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -94,5 +107,11 @@ async function readBody(source: VerifyWebhookSettings['payload']): Promise<Buffe
           ? 'permission denied'
           : oneLine(error instanceof Error ? error.message : String(error));
     throw new ActionFailure(`${shown} cannot be read: ${reason}.`);
+  } finally {
+    await file?.close();
   }
+}
+
+function notRegular(shown: string): ActionFailure {
+  return new ActionFailure(`${shown} is not a regular file; give the path of the file that holds the body.`);
 }

@@ -3,49 +3,57 @@
  * step's log: what failed, the service's own words where it gave some, and what to do next.
  * The `retryable` and `certainlyNotProcessed` flags feed the single retry policy in retry.ts.
  */
+import { UserFacingError } from '../errors.js';
 
 /** The service answered with a non-2xx status. */
-export class ServiceError extends Error {
+export class ServiceError extends UserFacingError {
   constructor(
     message: string,
     readonly status: number,
     readonly code: string | undefined,
     readonly serviceMessage: string,
     readonly retryAfterMs: number | undefined,
+    readonly reason: string = message,
   ) {
     super(message);
-    this.name = 'ServiceError';
   }
 }
 
 /** The request did not get a complete answer: refused, reset, timed out, DNS failure. */
-export class NetworkError extends Error {
+export class NetworkError extends UserFacingError {
   constructor(
     message: string,
     /** True only when the request can not have reached the service (connection refused, DNS). */
     readonly certainlyNotProcessed: boolean,
+    /** The cause alone, without the operation: for retry lines that name the operation once. */
+    readonly reason: string = message,
   ) {
     super(message);
-    this.name = 'NetworkError';
   }
 }
 
 /** A 2xx answer whose body is not the JSON the spec describes (truncated, HTML, missing fields). */
-export class ResponseFormatError extends Error {
-  constructor(message: string) {
+export class ResponseFormatError extends UserFacingError {
+  constructor(
+    message: string,
+    readonly reason: string = message,
+    /**
+     * The resource's id when the answer was unusable but still named it: a create whose answer
+     * cannot be read must still be able to stop the session it started.
+     */
+    readonly resourceId?: string,
+  ) {
     super(message);
-    this.name = 'ResponseFormatError';
   }
 }
 
 /** Retrying gave up: carries the last failure so the message can say what kept going wrong. */
-export class RetriesExhaustedError extends Error {
+export class RetriesExhaustedError extends UserFacingError {
   constructor(
     message: string,
     readonly lastError: Error,
   ) {
     super(message);
-    this.name = 'RetriesExhaustedError';
   }
 }
 
@@ -57,19 +65,24 @@ const STATUS_HINTS: Record<number, string> = {
   429: 'Rate limited by the service (429 Too Many Requests)',
 };
 
-/** The message a user sees for a non-2xx answer. `serviceMessage` is already made safe by the caller. */
+/**
+ * Why a non-2xx answer failed, in words, without the operation (the caller names it once).
+ * `serviceMessage` is already made safe by the caller; `notFound` replaces the generic 404 hint
+ * where the operation knows better what a 404 means.
+ */
 export function describeStatus(
-  operation: string,
   status: number,
   code: string | undefined,
   serviceMessage: string,
+  notFound?: string,
 ): string {
   if (status === 400 && code === 'UNAUTHORIZED_ERROR') {
-    return `${operation} failed: the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. Set the \`token\` input or the SVC_TOKEN environment variable.`;
+    return `the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. Set the \`token\` input or the SVC_TOKEN environment variable.`;
   }
   const hint =
+    (status === 404 ? notFound : undefined) ??
     STATUS_HINTS[status] ??
     (status >= 500 ? `The service failed (${status})` : `Unexpected answer (${status})`);
   const codePart = code ? ` [${code}]` : '';
-  return `${operation} failed: ${hint}${codePart}: ${serviceMessage}`;
+  return `${hint}${codePart}: ${serviceMessage}`;
 }

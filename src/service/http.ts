@@ -1,12 +1,14 @@
 /**
- * The HTTP layer of the service client: bearer auth, JSON, the `data` envelope, errors by status,
- * a per-request deadline, a response size limit, and the retry policy of retry.ts. One keep-alive
- * HttpClient per step, so all requests of a step share one TCP connection. It knows nothing of GitHub.
+ * The HTTP layer of the service client, on `@actions/http-client` (which also brings proxy support:
+ * `https_proxy`, `http_proxy`, `no_proxy`): bearer auth, JSON, the `data` envelope, errors by status,
+ * a per-attempt time limit, an answer size limit, abort on cancellation, and the retry policy of
+ * retry.ts. One keep-alive HttpClient per step, so all requests of a step share one TCP connection.
+ * It knows nothing of GitHub.
  */
-import { HttpClient } from './transport.js';
-import type { IncomingMessage } from 'node:http';
+import { HttpClient } from '@actions/http-client';
+import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+import type { IncomingMessage, RequestOptions } from 'node:http';
 import type { ZodMiniType } from 'zod/mini';
-import { loadSchemas, type Schemas } from './schemas.js';
 import {
   describeStatus,
   NetworkError,
@@ -35,7 +37,7 @@ export interface HttpSettings {
   /** Makes text safe to show: removes registered secrets. */
   redact?: (text: string) => string;
   /** Told before each retry wait, for a log line. */
-  onRetry?: (event: { operation: string; attempt: number; delayMs: number; error: Error }) => void;
+  onRetry?: (event: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
 }
 
 export interface RequestSpec<T> {
@@ -46,8 +48,10 @@ export interface RequestSpec<T> {
   body?: unknown;
   /** GET and stop: safe to repeat. Create and dispatch: not. */
   idempotent: boolean;
-  /** Picks the schema of the answer's `data` (schemas load lazily, see schemas.ts). */
-  schema: (schemas: Schemas) => ZodMiniType<T>;
+  /** The schema of the answer's `data`. */
+  schema: ZodMiniType<T>;
+  /** What a 404 means for this operation, when the generic "not found" says too little. */
+  notFound?: string;
   /** Epoch ms after which no further attempt starts. */
   deadline?: number;
   /** Aborts waiting between attempts and the attempt in flight. */
@@ -55,9 +59,37 @@ export interface RequestSpec<T> {
 }
 
 const NOT_PROCESSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Deeper JSON than any resource of the spec is refused before anything walks it recursively. */
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * Adjusts each request just before @actions/http-client sends it (its own extension point):
+ * an IPv6 literal host loses the brackets a URL has but a socket address must not, and the
+ * request carries the abort signal of its attempt, so a time limit or a cancellation destroys
+ * the request itself instead of leaving it running. `signal` is set right before each request:
+ * the library calls prepareRequest synchronously inside request().
+ */
+class RequestPreparation implements RequestHandler {
+  signal: AbortSignal | undefined;
+
+  prepareRequest(options: RequestOptions): void {
+    if (typeof options.host === 'string' && /^\[.*\]$/.test(options.host))
+      options.host = options.host.slice(1, -1);
+    if (this.signal) options.signal = this.signal;
+  }
+
+  canHandleAuthentication(): boolean {
+    return false;
+  }
+
+  handleAuthentication(): never {
+    throw new Error('not used');
+  }
+}
 
 export class ServiceHttp {
   private readonly client: HttpClient;
+  private readonly preparation = new RequestPreparation();
   private readonly baseUrl: string;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -70,7 +102,7 @@ export class ServiceHttp {
     this.maxResponseBytes = settings.maxResponseBytes ?? 16 * 1024 * 1024;
     this.retry = settings.retry ?? DEFAULT_RETRY_POLICY;
     this.redact = settings.redact ?? ((text) => text);
-    this.client = new HttpClient(settings.userAgent ?? 'svc-action', [], {
+    this.client = new HttpClient(settings.userAgent ?? 'svc-action', [this.preparation], {
       keepAlive: true,
       allowRetries: false,
       allowRedirects: false,
@@ -95,18 +127,23 @@ export class ServiceHttp {
         if (attempt >= this.retry.maxAttempts) {
           if (attempt === 1) throw failure;
           throw new RetriesExhaustedError(
-            `${spec.operation} failed ${attempt} times in a row; giving up. Last error: ${failure.message}`,
+            `${spec.operation} failed ${attempt} times in a row; giving up. Last error: ${reasonOf(failure)}`,
             failure,
           );
         }
         const delayMs = retryDelayMs(failure, attempt, this.retry);
         if (spec.deadline !== undefined && Date.now() + delayMs > spec.deadline) {
           throw new RetriesExhaustedError(
-            `${spec.operation} failed and the time allowed for it ran out before another attempt. Last error: ${failure.message}`,
+            `${spec.operation} failed and the time allowed for it ran out before another attempt. Last error: ${reasonOf(failure)}`,
             failure,
           );
         }
-        this.settings.onRetry?.({ operation: spec.operation, attempt, delayMs, error: failure });
+        this.settings.onRetry?.({
+          operation: spec.operation,
+          attempt,
+          delayMs,
+          reason: reasonOf(failure),
+        });
         await sleep(delayMs, spec.signal);
       }
     }
@@ -125,47 +162,41 @@ export class ServiceHttp {
 
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.requestTimeoutMs);
-    const onAbort = (): void => timeout.abort();
-    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    const abort = spec.signal ? AbortSignal.any([timeout.signal, spec.signal]) : timeout.signal;
+    const timedOut = (): boolean => timeout.signal.aborted && !spec.signal?.aborted;
     try {
-      const response = await abortable(
-        this.client.request(spec.method, url, payload, headers),
-        timeout.signal,
-      ).catch((error: unknown) => {
-        throw this.networkError(spec, error, timeout.signal.aborted && !spec.signal?.aborted);
+      this.preparation.signal = abort;
+      const sent = this.client.request(spec.method, url, payload as string, headers);
+      this.preparation.signal = undefined;
+      const response = await sent.catch((error: unknown) => {
+        throw this.networkError(spec, error, timedOut());
       });
       const status = response.message.statusCode ?? 0;
-      // zod loads while the body arrives: after the request is out, so it never delays it.
-      const schemas = loadSchemas();
-      const body = await readBody(response.message, this.maxResponseBytes, timeout.signal).catch(
-        (error: unknown) => {
-          if (error instanceof ResponseFormatError)
-            throw new ResponseFormatError(`${spec.operation} failed: ${error.message}`);
-          throw this.networkError(spec, error, timeout.signal.aborted && !spec.signal?.aborted);
-        },
-      );
+      const body = await readBody(response.message, this.maxResponseBytes, abort).catch((error: unknown) => {
+        if (error instanceof ResponseFormatError) throw formatError(spec, error.reason);
+        throw this.networkError(spec, error, timedOut());
+      });
       if (status < 200 || status >= 300) throw this.statusError(spec, status, body, response.message);
-      return this.parseEnvelope(spec, await schemas, body, response.message.headers['content-type']);
+      return this.parseEnvelope(spec, body, response.message.headers['content-type']);
     } finally {
+      this.preparation.signal = undefined;
       clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onAbort);
     }
   }
 
   private networkError(spec: RequestSpec<unknown>, error: unknown, timedOut: boolean): NetworkError {
-    if (spec.signal?.aborted)
-      return new NetworkError(`${spec.operation} was interrupted: the step was cancelled`, false);
-    if (timedOut) {
-      return new NetworkError(
-        `${spec.operation} failed: no complete answer within ${this.requestTimeoutMs / 1000} s`,
-        false,
-      );
+    if (spec.signal?.aborted) {
+      const reason = 'the step was cancelled';
+      return new NetworkError(`${spec.operation} was interrupted: ${reason}`, false, reason);
     }
+    if (timedOut)
+      return networkFailure(spec, `no complete answer within ${this.requestTimeoutMs / 1000} s`, false);
     const code = (error as { code?: string } | null)?.code;
-    const detail = this.redact(oneLine(error instanceof Error ? error.message : String(error), 200));
+    // Redacted before it is shortened: a cut must never leave part of a secret behind.
+    const detail = oneLine(this.redact(error instanceof Error ? error.message : String(error)), 200);
     const notProcessed = code !== undefined && NOT_PROCESSED_CODES.has(code);
     const where = notProcessed ? ` (could not reach ${new URL(this.baseUrl).host})` : '';
-    return new NetworkError(`${spec.operation} failed: network error${where}: ${detail}`, notProcessed);
+    return networkFailure(spec, `network error${where}: ${detail}`, notProcessed);
   }
 
   private statusError(
@@ -175,50 +206,84 @@ export class ServiceHttp {
     message: IncomingMessage,
   ): ServiceError {
     const { code, text } = readErrorBody(body, String(message.headers['content-type'] ?? ''));
-    const serviceMessage = this.redact(oneLine(text, 500));
+    const serviceMessage = oneLine(this.redact(text), 500);
     const retryAfter = message.headers['retry-after'];
     const retryAfterMs = parseRetryAfterMs(
       Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
       Date.now(),
     );
+    let reason = describeStatus(status, code, serviceMessage, spec.notFound);
+    // The commonest 404 of a new set-up: a base URL that already names the API version.
+    if (status === 404 && /\/v\d+$/.test(new URL(this.baseUrl).pathname.replace(/\/+$/, '')))
+      reason += `. The base URL ${new URL(this.baseUrl).pathname.replace(/\/+$/, '')} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`;
     return new ServiceError(
-      describeStatus(spec.operation, status, code, serviceMessage),
+      `${spec.operation} failed: ${reason}`,
       status,
       code,
       serviceMessage,
       retryAfterMs,
+      reason,
     );
   }
 
-  private parseEnvelope<T>(
-    spec: RequestSpec<T>,
-    schemas: Schemas,
-    body: string,
-    contentType: string | undefined,
-  ): T {
+  private parseEnvelope<T>(spec: RequestSpec<T>, body: string, contentType: string | undefined): T {
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      // A byte-order mark is not JSON, but some servers send one; it says nothing about the data.
+      json = JSON.parse(body.replace(/^\uFEFF/, ''));
     } catch {
-      throw new ResponseFormatError(
-        `${spec.operation} failed: the service's answer is not JSON (${contentType ?? 'no content type'}, ${body.length} bytes)`,
+      throw formatError(
+        spec,
+        `the service's answer is not JSON (${oneLine(contentType ?? 'no content type', 100)}, ${body.length} bytes)`,
       );
     }
-    if (typeof json !== 'object' || json === null || !('data' in json)) {
-      throw new ResponseFormatError(`${spec.operation} failed: the service's answer has no \`data\` field`);
-    }
-    const parsed = spec.schema(schemas).safeParse((json as { data: unknown }).data);
+    if (typeof json !== 'object' || json === null || !('data' in json))
+      throw formatError(spec, "the service's answer has no `data` field");
+    const data = (json as { data: unknown }).data;
+    const id = resourceIdOf(data);
+    if (depthExceeds(data, MAX_JSON_DEPTH))
+      throw formatError(spec, `the service's answer is nested more than ${MAX_JSON_DEPTH} levels deep`, id);
+    const parsed = spec.schema.safeParse(data);
     if (!parsed.success) {
       const problems = parsed.error.issues
         .slice(0, 3)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
         .join('; ');
-      throw new ResponseFormatError(
-        `${spec.operation} failed: unexpected answer from the service (${oneLine(problems, 300)})`,
-      );
+      throw formatError(spec, `unexpected answer from the service (${oneLine(problems, 300)})`, id);
     }
     return parsed.data;
   }
+}
+
+function networkFailure(spec: RequestSpec<unknown>, reason: string, notProcessed: boolean): NetworkError {
+  return new NetworkError(`${spec.operation} failed: ${reason}`, notProcessed, reason);
+}
+
+function formatError(spec: RequestSpec<unknown>, reason: string, resourceId?: string): ResponseFormatError {
+  return new ResponseFormatError(`${spec.operation} failed: ${reason}`, reason, resourceId);
+}
+
+/** The cause of a failure without its operation, for messages that name the operation already. */
+function reasonOf(error: Error): string {
+  return 'reason' in error && typeof error.reason === 'string' ? error.reason : error.message;
+}
+
+/** `data.id` when it is a string: kept even when the rest of the answer is unusable. */
+function resourceIdOf(data: unknown): string | undefined {
+  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Whether `value` nests deeper than `limit`, found without recursion (so it cannot overflow the stack). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /**
@@ -256,24 +321,6 @@ function readErrorBody(body: string, contentType: string): { code?: string; text
   }
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function readBody(message: IncomingMessage, limit: number, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -290,6 +337,7 @@ function readBody(message: IncomingMessage, limit: number, signal: AbortSignal):
       } else resolve(body ?? '');
     };
     const onAbort = (): void => settle(new Error('aborted'));
+    if (signal.aborted) return settle(new Error('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     message.on('data', (chunk: Buffer) => {
       size += chunk.length;

@@ -17,6 +17,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
+/**
+ * The shortest wait between two requests, whatever the service or the inputs say (`Retry-After: 0`,
+ * a tiny `poll-interval-seconds`): the step never turns into a busy loop against the service.
+ */
+export const MIN_DELAY_MS = 50;
+
 /** Whether `error` may be retried for a request of this kind. */
 export function isRetryable(error: unknown, idempotent: boolean): boolean {
   if (error instanceof ServiceError) {
@@ -55,6 +61,7 @@ export function retryDelayMs(
   random?: () => number,
 ): number {
   const backoff = backoffDelayMs(attempt, policy, random);
-  if (error instanceof ServiceError && error.retryAfterMs !== undefined) return error.retryAfterMs;
-  return backoff;
+  if (error instanceof ServiceError && error.retryAfterMs !== undefined)
+    return Math.max(MIN_DELAY_MS, error.retryAfterMs);
+  return Math.max(MIN_DELAY_MS, backoff);
 }

@@ -11,6 +11,7 @@
  * - Unknown fields are kept (a newer service adds some), and `status` is any non-empty string: the
  *   known values are `finished`, `errored`, `canceled` (WEBHOOK_STATUSES), a newer one is passed on.
  */
+import { UserFacingError } from '../errors.js';
 import * as z from 'zod/mini';
 
 export const WEBHOOK_EVENTS = ['BUILD', 'SUBMIT'] as const;
@@ -143,10 +144,9 @@ export type WebhookPayload =
   { event: 'BUILD'; payload: BuildPayload } | { event: 'SUBMIT'; payload: SubmissionPayload };
 
 /** A body that is not JSON, or not a build or submission payload. The message names fields, never values. */
-export class WebhookPayloadError extends Error {
+export class WebhookPayloadError extends UserFacingError {
   constructor(message: string) {
     super(message);
-    this.name = 'WebhookPayloadError';
   }
 }
 

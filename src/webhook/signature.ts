@@ -9,6 +9,7 @@
  * with them the digest. The comparison is constant-time, and no message ever contains the expected
  * digest (it would let anyone forge the next delivery of the same body).
  */
+import { UserFacingError } from '../errors.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Name of the header that carries the signature. */
@@ -24,10 +25,9 @@ const WELL_FORMED = /^sha1=[0-9a-f]{40}$/;
 export type RawBody = Buffer | Uint8Array | string;
 
 /** A signing secret that the service would refuse (empty, or shorter than 16 characters). */
-export class WebhookSecretError extends Error {
+export class WebhookSecretError extends UserFacingError {
   constructor(message: string) {
     super(message);
-    this.name = 'WebhookSecretError';
   }
 }
 
@@ -37,13 +37,12 @@ export type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
 export type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
 
 /** A delivery whose `svc-signature` is missing, malformed or does not match its body. */
-export class InvalidSignatureError extends Error {
+export class InvalidSignatureError extends UserFacingError {
   constructor(
     readonly problem: SignatureProblem,
     message: string,
   ) {
     super(message);
-    this.name = 'InvalidSignatureError';
   }
 }
 

@@ -1,0 +1,210 @@
+/**
+ * Following a workflow run to its end, for run-workflow (the run it dispatched) and wait-for-run
+ * (a run by id): progress lines, outputs, the job summary and the exit rules, in one place.
+ * With `jobs`, the step ends as soon as the listed jobs are terminal, even while the run goes on.
+ */
+import type { ApiSettings, WaitForRunSettings } from '../inputs/index.js';
+import {
+  JOB_STATUSES,
+  JOB_TERMINAL,
+  RUN_STATUSES,
+  WORKFLOW_RUN_TERMINAL,
+  type WorkflowRun,
+} from '../service/contract.js';
+import { poll } from '../poll.js';
+import { Progress } from '../progress.js';
+import { renderRunSummary } from '../summary.js';
+import { oneLine } from '../text.js';
+import { ActionFailure } from '../errors.js';
+import { hostOf, type CommandContext } from './context.js';
+
+const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
+const KNOWN_JOB_STATUSES = new Set<string>(JOB_STATUSES);
+const HEARTBEAT_MS = 5 * 60_000;
+
+type Job = WorkflowRun['jobs'][number];
+
+export interface FollowedRun {
+  runId: string;
+  /** The run's page, when known before the first read (from the dispatch). */
+  runUrl?: string;
+  /** What the summary calls the run: the workflow file name, or the run id. */
+  title: string;
+  jobs?: string[];
+  api: ApiSettings;
+}
+
+export async function waitForRun(settings: WaitForRunSettings, context: CommandContext): Promise<void> {
+  const now = context.now ?? Date.now;
+  context.io.setOutput('run-id', settings.runId);
+  const which = settings.jobs ? `jobs ${settings.jobs.join(', ')} of ` : '';
+  context.io.info(`Following ${which}workflow run ${settings.runId} at ${hostOf(settings.api.baseUrl)}.`);
+  await followRun(
+    { runId: settings.runId, title: `run ${settings.runId}`, jobs: settings.jobs, api: settings.api },
+    { ...context, now },
+    { startedAt: now(), firstReadAfterInterval: false },
+  );
+}
+
+export async function followRun(
+  followed: FollowedRun,
+  context: CommandContext & { now: () => number },
+  timing: { startedAt: number; firstReadAfterInterval: boolean },
+): Promise<void> {
+  const { io, client, signal, now } = context;
+  const deadline = timing.startedAt + followed.api.timeoutMs;
+  let runUrl = followed.runUrl ?? '';
+  const progress = new Progress(io, timing.startedAt, HEARTBEAT_MS, now);
+  let announcedApproval = false;
+
+  const outcome = await poll<WorkflowRun>({
+    read: (limits) =>
+      client.getWorkflowRun(followed.runId, limits).catch((error: unknown) => {
+        // Reads gave up: the run itself goes on, so say where to follow it.
+        const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;
+        throw new ActionFailure(`${(error as Error).message.replace(/\.$/, '')}. The run goes on${where}`);
+      }),
+    isDone: (run) => isTerminal(run) || (followed.jobs !== undefined && listedJobsDone(run, followed.jobs)),
+    intervalMs: followed.api.pollIntervalMs,
+    firstReadAfterInterval: timing.firstReadAfterInterval,
+    deadline,
+    signal,
+    now,
+    onRead: (run) => {
+      if (run.url && !runUrl) {
+        runUrl = run.url;
+        io.setOutput('run-url', runUrl);
+      }
+      let changed = false;
+      for (const job of run.jobs) {
+        if (!KNOWN_JOB_STATUSES.has(job.status)) progress.unknownStatus('Job', job.status, 'not finished');
+        changed = progress.update(`job ${jobLabel(job)}`, job.status) || changed;
+      }
+      if (!KNOWN_RUN_STATUSES.has(run.status)) progress.unknownStatus('Run', run.status, 'not finished');
+      changed = progress.update('run', run.status) || changed;
+      if (run.status === 'action-required' && !announcedApproval) {
+        announcedApproval = true;
+        io.notice(
+          `The workflow run is waiting for a manual action (approval); still waiting. ${runUrl}`.trimEnd(),
+        );
+      }
+      if (!changed) progress.heartbeat(() => `run still ${oneLine(run.status, 40)}`);
+    },
+  });
+
+  const run = outcome.kind === 'done' ? outcome.value : outcome.last;
+  if (run) setRunOutputs(io, run);
+  if (!runUrl) io.setOutput('run-url', '');
+  await io.appendSummary(
+    renderRunSummary({ id: followed.runId, url: runUrl, fileName: followed.title }, run),
+  );
+  const link = runUrl ? ` ${runUrl}` : '';
+
+  if (outcome.kind === 'aborted')
+    throw new ActionFailure(
+      `Stopped waiting for workflow run ${followed.runId}: the step was cancelled. The run goes on.${link}`,
+    );
+  if (outcome.kind === 'timeout')
+    throw new ActionFailure(
+      `Workflow run ${followed.runId} did not ${followed.jobs ? 'finish the listed jobs' : 'finish'} within timeout-minutes (${followed.api.timeoutMs / 60_000}); last status: ${oneLine(run?.status ?? 'unknown', 40)}.${link}`,
+    );
+  const final = outcome.value;
+  if (followed.jobs) return judgeListedJobs(final, followed.jobs, progress.elapsed(), io, link);
+  if (final.status === 'success') {
+    io.info(`Workflow run succeeded in ${progress.elapsed()}.${link}`);
+    return;
+  }
+  const failed = final.jobs.filter((job) => job.status === 'failure' || job.status === 'canceled');
+  throw new ActionFailure(
+    `Workflow run ${final.id} ended with status ${oneLine(final.status, 40)}.${describeJobs(failed)}${link}`,
+  );
+}
+
+function isTerminal(run: WorkflowRun): boolean {
+  return (WORKFLOW_RUN_TERMINAL as readonly string[]).includes(run.status);
+}
+
+function isJobTerminal(job: Job): boolean {
+  return (JOB_TERMINAL as readonly string[]).includes(job.status);
+}
+
+/**
+ * Listed jobs are done when each is terminal, or when one of them is not a job of the run at all
+ * (then waiting longer cannot help). A run lists its jobs from its workflow file, so once it lists
+ * any, a key it does not list is unknown.
+ */
+function listedJobsDone(run: WorkflowRun, keys: string[]): boolean {
+  if (run.jobs.length === 0) return false;
+  return keys.every((key) => {
+    const job = run.jobs.find((candidate) => candidate.key === key);
+    return job === undefined || isJobTerminal(job);
+  });
+}
+
+function judgeListedJobs(
+  run: WorkflowRun,
+  keys: string[],
+  elapsed: string,
+  io: CommandContext['io'],
+  link: string,
+): void {
+  const unknown = keys.filter((key) => !run.jobs.some((job) => job.key === key));
+  if (unknown.length > 0) {
+    const known = run.jobs.map((job) => job.key);
+    throw new ActionFailure(
+      `\`jobs\` lists ${unknown.map((key) => `\`${oneLine(key, 80)}\``).join(', ')}, which the run does not have; its jobs are: ${known.length > 0 ? known.map((key) => oneLine(key, 80)).join(', ') : 'none'}.${link}`,
+    );
+  }
+  const listed = keys.map((key) => run.jobs.find((job) => job.key === key) as Job);
+  const unsuccessful = listed.filter((job) => job.status !== 'success');
+  if (unsuccessful.length === 0) {
+    const still = isTerminal(run) ? '' : ` (the run goes on: ${oneLine(run.status, 40)})`;
+    io.info(`Listed jobs succeeded in ${elapsed}${still}.${link}`);
+    return;
+  }
+  throw new ActionFailure(
+    `Not every listed job succeeded.${describeJobs(unsuccessful)} Run status: ${oneLine(run.status, 40)}.${link}`,
+  );
+}
+
+function describeJobs(jobs: Job[]): string {
+  if (jobs.length === 0) return '';
+  return ` Failed jobs: ${jobs.map((job) => `${jobLabel(job)} (${oneLine(job.status, 40)}${firstError(job)})`).join(', ')}.`;
+}
+
+export function jobLabel(job: Job): string {
+  const name = job.name && job.name !== job.key ? ` (${oneLine(job.name, 80)})` : '';
+  return `${oneLine(job.key, 80)}${name}`;
+}
+
+/** The first message in a job's `errors`, whose element shape the spec does not show: read defensively. */
+export function firstError(job: Job): string {
+  for (const error of job.errors ?? []) {
+    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const text = [error, record.message, record.title].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    if (text) return `: ${oneLine(text, 200)}`;
+  }
+  return '';
+}
+
+function setRunOutputs(io: CommandContext['io'], run: WorkflowRun): void {
+  io.setOutput('status', run.status);
+  io.setOutput('git-commit-hash', run.gitCommitHash ?? '');
+  io.setOutput('jobs', JSON.stringify(run.jobs));
+  const ids = (pick: (job: Job) => string | null | undefined) =>
+    JSON.stringify(run.jobs.map(pick).filter((id): id is string => !!id));
+  io.setOutput(
+    'build-ids',
+    ids((job) => job.buildId),
+  );
+  io.setOutput(
+    'submission-ids',
+    ids((job) => job.submissionId),
+  );
+  io.setOutput(
+    'job-outputs',
+    JSON.stringify(Object.fromEntries(run.jobs.map((job) => [job.key, job.outputs ?? {}]))),
+  );
+}

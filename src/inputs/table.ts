@@ -1,0 +1,226 @@
+/**
+ * The shape of the input tables, the reader that applies one, and the inputs several commands
+ * share. Each command's table (one file per command beside this one) is the single source of its
+ * inputs: reading and validation here, the root action's "not used by this command" warning, every
+ * action.yml and the README's tables (scripts/generate.ts).
+ */
+import { InputProblem, type Parser } from './parsers.js';
+import * as parse from './parsers.js';
+import { UserFacingError } from '../errors.js';
+
+export interface InputSpec<T = unknown> {
+  /** One sentence or two for action.yml and the README; says what is allowed. */
+  description: string;
+  required?: boolean;
+  /** The default action.yml declares (the runner fills it in); the reader applies it too. */
+  default?: string;
+  /** An environment variable read when the input is empty. */
+  fallbackEnv?: string;
+  /** A default that depends on the run (the pull request's head commit), when there is nothing else. */
+  fallback?: (source: InputSource) => string | undefined;
+  /** Registered as a secret before anything is printed; never echoed. */
+  secret?: boolean;
+  /** Passed on byte for byte (a webhook body): not trimmed. */
+  untrimmed?: boolean;
+  /** Said when a required input is missing: what to give. */
+  hint?: string;
+  parse: Parser<T>;
+}
+
+export type InputTable = Record<string, InputSpec>;
+
+export interface CommandSpec<T extends InputTable = InputTable> {
+  description: string;
+  inputs: T;
+  /** Output name → description. */
+  outputs: Record<string, string>;
+  /** Whether the command's action has a post step. */
+  post?: boolean;
+}
+
+/** Where inputs come from: the runner's INPUT_* variables in production, a map in tests. */
+export interface InputSource {
+  /** The raw value of an input, untrimmed; '' when not set. */
+  input(name: string): string;
+  env: Record<string, string | undefined>;
+  /** Reads the GitHub event payload file (only needed for the git-ref default). */
+  readFile(path: string): string;
+}
+
+export class InputError extends UserFacingError {
+  constructor(readonly problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid input: ${problems[0]}`
+        : `Invalid inputs:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
+  }
+}
+
+export type Values<T extends InputTable> = {
+  [K in keyof T]: T[K] extends InputSpec<infer V> ? V | undefined : never;
+};
+
+const MAX_INPUT_LENGTH = 65_536;
+
+/** Reads every input of a table. Problems are collected, so the user fixes them all in one go. */
+export function readTable<T extends InputTable>(
+  table: T,
+  source: InputSource,
+): { values: Values<T>; problems: string[] } {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(table)) {
+    const raw = rawValue(name, spec, source);
+    if (raw === undefined) {
+      if (spec.required) problems.push(`\`${name}\` is required${spec.hint ? `: ${spec.hint}` : '.'}`);
+      continue;
+    }
+    if (raw.length > MAX_INPUT_LENGTH) {
+      problems.push(`\`${name}\` is too long (${raw.length} characters; at most ${MAX_INPUT_LENGTH}).`);
+      continue;
+    }
+    try {
+      values[name] = spec.parse(raw, name);
+    } catch (error) {
+      if (!(error instanceof InputProblem)) throw error;
+      // A secret's problem is stated without its value; parsers of secret inputs never quote it.
+      problems.push(error.message);
+    }
+  }
+  return { values: values as Values<T>, problems };
+}
+
+/** The trimmed value of an input after its environment fallback and default; undefined when none. */
+function rawValue(name: string, spec: InputSpec, source: InputSource): string | undefined {
+  const candidates = [
+    () => source.input(name),
+    () => (spec.fallbackEnv ? source.env[spec.fallbackEnv] : undefined),
+    // An expression default (`${{ github.token }}`) is the runner's to fill in, never a literal.
+    () => (spec.default?.startsWith('${{') ? undefined : spec.default),
+    () => spec.fallback?.(source),
+  ];
+  for (const candidate of candidates) {
+    const value = candidate();
+    if (value?.trim()) return spec.untrimmed ? value : value.trim();
+  }
+  return undefined;
+}
+
+/** The secrets among a table's inputs and their fallbacks, to mask before anything is printed. */
+export function secretValues(table: InputTable, source: InputSource): string[] {
+  return Object.entries(table)
+    .filter(([, spec]) => spec.secret)
+    .flatMap(([name, spec]) => [source.input(name), spec.fallbackEnv ? source.env[spec.fallbackEnv] : ''])
+    .map((value) => value?.trim() ?? '')
+    .filter((value) => value !== '');
+}
+
+/** Limits from service-interface.md ("Limits"). */
+export const LIMITS = {
+  nameLength: 255,
+  archiveUrlLength: 2048,
+  maxDurationMinutes: 115,
+  webhookSecretLength: 16,
+} as const;
+
+// ---- Inputs shared by the commands that call the service -------------------------------------
+
+export const token: InputSpec<string> = {
+  description:
+    'Access token of a robot user (recommended) or a personal access token. Default: the `SVC_TOKEN` environment variable. Masked at once.',
+  fallbackEnv: 'SVC_TOKEN',
+  required: true,
+  secret: true,
+  hint: 'pass an access token, or set the SVC_TOKEN environment variable.',
+  parse: parse.credential,
+};
+
+export const baseUrl: InputSpec<string> = {
+  description:
+    "The service's base URL, http or https, optionally with a path prefix but without the API version. Default: the `SVC_BASE_URL` environment variable.",
+  fallbackEnv: 'SVC_BASE_URL',
+  required: true,
+  hint: 'the service base URL (http or https), or set the SVC_BASE_URL environment variable.',
+  parse: parse.baseUrl,
+};
+
+export const appId: InputSpec<string> = {
+  description: 'Project id (UUID). Default: the `SVC_APP_ID` environment variable.',
+  fallbackEnv: 'SVC_APP_ID',
+  required: true,
+  hint: 'the project id, a UUID such as 4f6c1a2b-0000-4000-8000-000000000000, or set the SVC_APP_ID environment variable.',
+  parse: parse.uuid,
+};
+
+export function pollInterval(defaultSeconds: number): InputSpec<number> {
+  return {
+    description: `Seconds between status reads, a positive number (fractions allowed, at least ${parse.MIN_POLL_INTERVAL_SECONDS}).`,
+    default: String(defaultSeconds),
+    parse: parse.positiveNumber(3600, parse.MIN_POLL_INTERVAL_SECONDS),
+  };
+}
+
+export function timeout(defaultMinutes: number, what: string): InputSpec<number> {
+  return {
+    description: `How long to wait ${what}, in minutes (a positive number, fractions allowed).`,
+    default: String(defaultMinutes),
+    parse: parse.positiveNumber(10_080),
+  };
+}
+
+export const comment: InputSpec<boolean> = {
+  description:
+    '`true`: post the result as one sticky pull-request comment, updated in place (needs `pull-requests: write`). Outside pull-request events it is skipped with a notice.',
+  default: 'false',
+  parse: parse.boolean,
+};
+
+export const githubToken: InputSpec<string> = {
+  description: 'Token for the pull-request comment. Masked.',
+  default: '${{ github.token }}',
+  fallbackEnv: 'GITHUB_TOKEN',
+  secret: true,
+  parse: parse.credential,
+};
+
+export const exportEnv: InputSpec<boolean> = {
+  description:
+    "`true`: export the controllers' environment variables (`AGENT_DEVICE_DAEMON_BASE_URL`, `APPIUM_URL`, …) for later steps of the job.",
+  default: 'true',
+  parse: parse.boolean,
+};
+
+export const jobs: InputSpec<string[]> = {
+  description:
+    'Job keys (comma- or newline-separated): end as soon as these jobs are terminal, and succeed only if all of them succeeded. Default: the whole run.',
+  parse: parse.jobKeys,
+};
+
+/** The connection settings every command that calls the service needs. */
+export interface ApiSettings {
+  baseUrl: string;
+  token: string;
+  pollIntervalMs: number;
+  timeoutMs: number;
+}
+
+export function apiSettings(values: {
+  token?: string;
+  'base-url'?: string;
+  'poll-interval-seconds'?: number;
+  'timeout-minutes'?: number;
+}): ApiSettings {
+  return {
+    token: values.token ?? '',
+    baseUrl: values['base-url'] ?? '',
+    pollIntervalMs: (values['poll-interval-seconds'] ?? 5) * 1000,
+    timeoutMs: (values['timeout-minutes'] ?? 5) * 60_000,
+  };
+}
+
+/** Throws InputError when there are problems; returns the settings otherwise. */
+export function settled<S>(settings: S, problems: string[]): S {
+  if (problems.length > 0) throw new InputError(problems);
+  return settings;
+}
