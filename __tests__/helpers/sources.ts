@@ -1,5 +1,5 @@
-/** An InputSource for unit tests: inputs and environment from plain maps. */
-import type { InputSource } from '../../src/inputs.js';
+/** An InputSource for unit tests: inputs and environment from plain maps, and the InputError catcher. */
+import { InputError, readSettings, type Command, type InputSource } from '../../src/inputs/index.js';
 
 export function inputSource(
   inputs: Record<string, string>,
@@ -16,5 +16,22 @@ export function inputSource(
   };
 }
 
+/** The problems `readSettings` lists for these inputs; fails the test when it accepts them. */
+export function problemsOf(
+  command: Command,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+): string[] {
+  try {
+    readSettings(command, inputSource(inputs, env));
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+  throw new Error(`expected an InputError for ${JSON.stringify(inputs)}`);
+}
+
 export const APP_ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
-export const API = { token: 'tok_abcdefghijklmnop', 'base-url': 'http://127.0.0.1:1' };
+export const SESSION_ID = '6a1c2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+export const TOKEN = 'tok_abcdefghijklmnop';
+export const API = { token: TOKEN, 'base-url': 'http://127.0.0.1:1' };

@@ -28,9 +28,14 @@ export function shown(value: string): string {
 }
 
 function looksLikeSecret(value: string): boolean {
-  if (/^[a-z]+:\/\/[^/\s]*:[^/\s]*@/i.test(value)) return true; // user:password@ in a URL
-  const word = value.trim();
-  if (word.length < 20 || /\s/.test(word)) return false;
+  // user:password@ of a URL, with or without a scheme (`admin:pw@host` parses as a URL too).
+  if (/:[^/@]+@/.test(value)) return true;
+  // A token pasted beside other words (`Bearer <token>`) is still a token.
+  return value.split(/\s+/).some(looksLikeToken);
+}
+
+function looksLikeToken(word: string): boolean {
+  if (word.length < 20) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(word)).length;
   return classes >= 2 && !/^[a-z0-9.-]+\.(ya?ml)$/i.test(word) && !/^https?:\/\/[^@]*$/i.test(word);
 }

@@ -1,0 +1,594 @@
+/**
+ * Each command's reader (src/inputs/<command>.ts through readSettings): its inputs' rules (required,
+ * defaults, environment fallbacks), its cross-field rules, the settings it returns, the warnings of
+ * readSettings and of the root action (unusedInputWarnings), the `command` input and the secrets
+ * to mask.
+ */
+import {
+  COMMAND_SPECS,
+  COMMANDS,
+  readCommand,
+  readSettings,
+  secretInputs,
+  unusedInputWarnings,
+  type Command,
+  type RunWorkflowSettings,
+  type StartSessionSettings,
+} from '../../../src/inputs/index.js';
+import { API, APP_ID, inputSource, problemsOf, SESSION_ID, TOKEN } from '../../helpers/sources.js';
+
+const settingsOf = (command: Command, inputs: Record<string, string>, env: Record<string, string> = {}) =>
+  readSettings(command, inputSource(inputs, env)).settings;
+
+const run = (extra: Record<string, string> = {}) => ({
+  ...API,
+  'app-id': APP_ID,
+  workflow: 'e2e.yml',
+  'git-ref': 'main',
+  ...extra,
+});
+const start = (extra: Record<string, string> = {}) => ({
+  ...API,
+  'app-id': APP_ID,
+  platform: 'ios',
+  ...extra,
+});
+
+describe('the `command` input of the root action', () => {
+  it('names the allowed commands when missing or unknown, with a near miss', () => {
+    const problem = (value: string) => {
+      try {
+        readCommand(inputSource({ command: value }));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    const allowed =
+      'allowed: run-workflow, wait-for-run, start-device-session, wait-for-device-session, stop-device-session, verify-webhook.';
+    expect(problem('')).toBe(`Invalid input: \`command\` is required; ${allowed}`);
+    expect(problem('deploy')).toBe(`Invalid input: \`command\` is \`deploy\`; ${allowed}`);
+    expect(problem('Run-Workflow')).toBe(
+      `Invalid input: \`command\` is \`Run-Workflow\`; ${allowed} Did you mean \`run-workflow\`?`,
+    );
+    expect(problem('run-workflow\u0007')).toContain('`command` is `run-workflow?`');
+    expect(readCommand(inputSource({ command: ' wait-for-run\n' }))).toBe('wait-for-run');
+  });
+});
+
+describe('shared inputs: token, base-url, app-id, poll interval, timeout', () => {
+  it('falls back to SVC_TOKEN, SVC_BASE_URL and SVC_APP_ID; inputs win over them', () => {
+    const env = { SVC_TOKEN: 't_env', SVC_BASE_URL: 'https://svc.example/api/', SVC_APP_ID: APP_ID };
+    const fromEnv = settingsOf('run-workflow', { workflow: 'e2e.yml', 'git-ref': 'main' }, env);
+    expect(fromEnv).toMatchObject({
+      appId: APP_ID,
+      api: { token: 't_env', baseUrl: 'https://svc.example/api' },
+    });
+    const other = '00000000-0000-4000-8000-000000000000';
+    const fromInputs = settingsOf('run-workflow', run({ 'app-id': other }), env);
+    expect(fromInputs).toMatchObject({ appId: other, api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1' } });
+    // A blank input falls back as an unset one does.
+    expect(settingsOf('stop-device-session', { 'session-id': SESSION_ID, token: '  ' }, env)).toMatchObject({
+      api: { token: 't_env' },
+    });
+  });
+
+  it('requires a token, a base URL and a project id, with what to give', () => {
+    expect(problemsOf('run-workflow', { workflow: 'e2e.yml', 'git-ref': 'main' })).toEqual([
+      '`token` is required: pass an access token, or set the SVC_TOKEN environment variable.',
+      '`base-url` is required: the service base URL (http or https), or set the SVC_BASE_URL environment variable.',
+      '`app-id` is required: the project id, a UUID such as 4f6c1a2b-0000-4000-8000-000000000000, or set the SVC_APP_ID environment variable.',
+    ]);
+  });
+
+  it('checks environment fallbacks as strictly as inputs, without echoing a secret', () => {
+    const found = problemsOf(
+      'stop-device-session',
+      { 'session-id': SESSION_ID },
+      { SVC_TOKEN: 'secret value', SVC_BASE_URL: 'https://svc.example/v2' },
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^`token` must be a single word of printable ASCII/),
+      expect.stringMatching(/^`base-url` must not include the API version \(\/v2\)/),
+    ]);
+    expect(found.join('\n')).not.toContain('secret value');
+  });
+
+  it('reports every problem at once, never echoing the token', () => {
+    const found = problemsOf('run-workflow', {
+      token: 'secret value',
+      'base-url': 'ftp://x',
+      'app-id': 'nope',
+      workflow: 'a/b.yml',
+      'git-ref': 'main',
+      wait: 'maybe',
+      'poll-interval-seconds': '-1',
+      'timeout-minutes': '0',
+    });
+    expect(found).toEqual([
+      expect.stringContaining('`token` must be a single word'),
+      expect.stringContaining('`base-url` must be an http or https URL'),
+      expect.stringContaining('`app-id` must be a UUID'),
+      expect.stringContaining('`workflow` must be a file name only'),
+      expect.stringContaining('`wait` must be `true` or `false`'),
+      expect.stringContaining('`poll-interval-seconds` must be a positive number'),
+      expect.stringContaining('`timeout-minutes` must be a positive number'),
+    ]);
+    expect(found.join('\n')).not.toContain('secret value');
+  });
+
+  it.each([
+    ['a non-ASCII character', 'tok_ünïcode_abcdef'],
+    ['a space', 'tok_abc defghij'],
+    ['a line break', 'tok_abc\ndefghij'],
+    ['a NUL', 'tok_abc\u0000defghij'],
+  ])('refuses a token with %s before any request, without its value', (_label, token) => {
+    const found = problemsOf('stop-device-session', { ...API, token, 'session-id': SESSION_ID });
+    expect(found).toEqual([
+      '`token` must be a single word of printable ASCII characters (no spaces, line breaks or other characters an HTTP header cannot carry).',
+    ]);
+  });
+
+  it('refuses a token pasted into base-url, and a base-url with user:password@, without echoing either', () => {
+    const pasted = 'svc_robot_Q2hlY2tUaGlzVG9rZW4xMjM0NTY';
+    for (const baseUrl of [pasted, `Bearer ${pasted}`, 'https://ci:s3cr3t-pw@svc.example']) {
+      const found = problemsOf('stop-device-session', {
+        ...API,
+        'base-url': baseUrl,
+        'session-id': SESSION_ID,
+      });
+      expect(found).toEqual([expect.stringMatching(/^`base-url` must /)]);
+      expect(found[0]).not.toContain(pasted);
+      expect(found[0]).not.toContain('s3cr3t');
+    }
+  });
+
+  it('refuses an input longer than 64 KiB without parsing it', () => {
+    expect(problemsOf('run-workflow', run({ inputs: `a: ${'x'.repeat(70_000)}` }))).toEqual([
+      '`inputs` is too long (70003 characters; at most 65536).',
+    ]);
+  });
+
+  it('has a floor for poll-interval-seconds: 0.05 s, never a busy loop', () => {
+    expect(
+      settingsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'poll-interval-seconds': '0.05' }),
+    ).toMatchObject({ api: { pollIntervalMs: 50 } });
+    expect(
+      problemsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'poll-interval-seconds': '0.01' }),
+    ).toEqual([
+      '`poll-interval-seconds` must be a positive number (fractions allowed) from 0.05 to 3600; got `0.01`.',
+    ]);
+  });
+});
+
+describe('readSettings warnings', () => {
+  it('warns that a plain-http base URL to another host sends the token unencrypted', () => {
+    const { warnings } = readSettings(
+      'stop-device-session',
+      inputSource({ ...API, 'base-url': 'http://svc.example.com', 'session-id': SESSION_ID }),
+    );
+    expect(warnings).toEqual([
+      '`base-url` uses plain http to svc.example.com: the access token travels unencrypted. Use https unless this network is private to the runner.',
+    ]);
+  });
+
+  it.each([
+    'https://svc.example.com',
+    'http://127.0.0.1:8787',
+    'http://127.1.2.3',
+    'http://localhost:1',
+    'http://[::1]:8787',
+  ])('does not warn for %s', (baseUrl) => {
+    const { warnings } = readSettings(
+      'stop-device-session',
+      inputSource({ ...API, 'base-url': baseUrl, 'session-id': SESSION_ID }),
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('has nothing to say for verify-webhook, which calls no service', () => {
+    const { warnings } = readSettings(
+      'verify-webhook',
+      inputSource({ 'webhook-secret': 'w'.repeat(16), signature: 'sha1=00', payload: '{}' }),
+    );
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('unusedInputWarnings (root action)', () => {
+  it('warns about inputs the command does not read', () => {
+    expect(
+      unusedInputWarnings('run-workflow', inputSource(run({ platform: 'ios', 'session-id': SESSION_ID }))),
+    ).toEqual([
+      'Input `platform` is not used by run-workflow; it is ignored.',
+      'Input `session-id` is not used by run-workflow; it is ignored.',
+    ]);
+  });
+
+  it('does not warn about values the runner filled in: declared defaults and expression defaults', () => {
+    // What the root action.yml fills in for every step, whatever the command.
+    const filledIn = {
+      wait: 'true',
+      comment: 'false',
+      'export-env': 'true',
+      'auto-stop': 'true',
+      'svc-go': 'false',
+      'github-token': 'ghs_filledInByTheRunner0123456789',
+      command: 'verify-webhook',
+    };
+    expect(unusedInputWarnings('verify-webhook', inputSource(filledIn))).toEqual([]);
+    expect(unusedInputWarnings('verify-webhook', inputSource({ ...filledIn, wait: 'false' }))).toEqual([
+      'Input `wait` is not used by verify-webhook; it is ignored.',
+    ]);
+  });
+});
+
+describe('secretInputs', () => {
+  it("lists the command's secrets and their environment fallbacks, every command's when unknown", () => {
+    const source = inputSource(
+      { token: ' t_input ', 'github-token': 'gh_input', 'webhook-secret': 'whsec_input_0123456789' },
+      { SVC_TOKEN: 't_env', GITHUB_TOKEN: 'gh_env' },
+    );
+    expect(secretInputs('stop-device-session', source)).toEqual(['t_input', 't_env']);
+    expect(secretInputs('run-workflow', source)).toEqual(['t_input', 't_env', 'gh_input', 'gh_env']);
+    expect(secretInputs('verify-webhook', source)).toEqual(['whsec_input_0123456789']);
+    expect(new Set(secretInputs(undefined, source))).toEqual(
+      new Set(['t_input', 't_env', 'gh_input', 'gh_env', 'whsec_input_0123456789']),
+    );
+  });
+});
+
+describe('run-workflow', () => {
+  it('reads a valid set with the command defaults', () => {
+    expect(settingsOf('run-workflow', run({ inputs: 'profile: preview\nretries: 3\ndry: true' }))).toEqual({
+      command: 'run-workflow',
+      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 10_000, timeoutMs: 3_600_000 },
+      appId: APP_ID,
+      fileName: 'e2e.yml',
+      gitRef: 'main',
+      inputs: { profile: 'preview', retries: 3, dry: true },
+      wait: true,
+      jobs: undefined,
+      comment: undefined,
+    });
+  });
+
+  it('reads jobs, fractional timing, and comment with its token (GITHUB_TOKEN as fallback)', () => {
+    const settings = settingsOf(
+      'run-workflow',
+      run({ jobs: 'build\ntest', 'poll-interval-seconds': '0.5', 'timeout-minutes': '0.5', comment: 'true' }),
+      { GITHUB_TOKEN: 'gh_env' },
+    ) as RunWorkflowSettings;
+    expect(settings).toMatchObject({
+      jobs: ['build', 'test'],
+      api: { pollIntervalMs: 500, timeoutMs: 30_000 },
+      comment: { githubToken: 'gh_env' },
+    });
+  });
+
+  it('refuses jobs with wait: false', () => {
+    expect(problemsOf('run-workflow', run({ wait: 'false', jobs: 'build' }))).toEqual([
+      '`jobs` has no effect with `wait: false`; remove one of them.',
+    ]);
+  });
+
+  it("runs on the pull request's head commit on pull_request events, else GITHUB_SHA", () => {
+    const files = { '/event.json': JSON.stringify({ pull_request: { head: { sha: 'abc123' } } }) };
+    const pr = (event: string) =>
+      readSettings(
+        'run-workflow',
+        inputSource(
+          run({ 'git-ref': '' }),
+          { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: '/event.json', GITHUB_SHA: 'merge' },
+          files,
+        ),
+      ).settings as RunWorkflowSettings;
+    expect(pr('pull_request').gitRef).toBe('abc123');
+    expect(pr('pull_request_target').gitRef).toBe('abc123');
+    expect(pr('push').gitRef).toBe('merge');
+    // An unreadable event file falls back to GITHUB_SHA.
+    const unreadable = readSettings(
+      'run-workflow',
+      inputSource(run({ 'git-ref': '' }), {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: '/missing',
+        GITHUB_SHA: 'def456',
+      }),
+    ).settings as RunWorkflowSettings;
+    expect(unreadable.gitRef).toBe('def456');
+    expect(problemsOf('run-workflow', run({ 'git-ref': '' }))).toEqual([
+      '`git-ref` is required: outside a GitHub event with a commit (no GITHUB_SHA), give a branch, tag or SHA.',
+    ]);
+  });
+
+  it('names a bad workflow and a bad dispatch input', () => {
+    expect(problemsOf('run-workflow', run({ workflow: '' }))).toEqual([
+      '`workflow` is required: the workflow file name, such as `e2e.yml`.',
+    ]);
+    expect(problemsOf('run-workflow', run({ inputs: 'v: 1.10' }))).toEqual([
+      expect.stringContaining('`inputs.v` is written `1.10`, which YAML reads as the number 1.1; quote it'),
+    ]);
+  });
+});
+
+describe('wait-for-run', () => {
+  it('reads the run id, jobs and the same timing defaults as run-workflow', () => {
+    expect(settingsOf('wait-for-run', { ...API, 'run-id': SESSION_ID.toUpperCase(), jobs: 'a,b' })).toEqual({
+      command: 'wait-for-run',
+      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 10_000, timeoutMs: 3_600_000 },
+      runId: SESSION_ID,
+      jobs: ['a', 'b'],
+      comment: undefined,
+    });
+  });
+
+  it('requires a run id (UUID), with what to give', () => {
+    expect(problemsOf('wait-for-run', API)).toEqual([
+      '`run-id` is required: the id of the workflow run, a UUID (the `run-id` output of `run-workflow`).',
+    ]);
+    expect(problemsOf('wait-for-run', { ...API, 'run-id': '../x' })[0]).toMatch(/^`run-id` must be a UUID/);
+  });
+});
+
+describe('start-device-session', () => {
+  it('builds the request with only the fields given, and the command defaults', () => {
+    const settings = settingsOf(
+      'start-device-session',
+      start({
+        type: 'appium',
+        name: 'e2e',
+        'max-duration-minutes': '30',
+        'max-idle-time-minutes': '10',
+        'build-id': APP_ID.toUpperCase(),
+        'launch-args': '--a\n\n--b=1\n',
+        'open-url': 'myapp://home',
+      }),
+    ) as StartSessionSettings;
+    expect(settings.request).toEqual({
+      appId: APP_ID,
+      platform: 'ios',
+      name: 'e2e',
+      type: 'appium',
+      packageVersion: undefined,
+      deviceIdentifier: undefined,
+      maxDurationMinutes: 30,
+      maxIdleTimeMinutes: 10,
+      buildId: APP_ID,
+      applicationArchiveUrl: undefined,
+      svcGo: undefined,
+      sdkVersion: undefined,
+      launchArgs: ['--a', '--b=1'],
+      openUrl: 'myapp://home',
+    });
+    expect(settings).toMatchObject({
+      wait: true,
+      exportEnv: true,
+      autoStop: true,
+      comment: undefined,
+      api: { pollIntervalMs: 5000, timeoutMs: 900_000 },
+    });
+  });
+
+  it('accepts svc-go with a major sdk-version, launch-args as JSON, and 0 minutes', () => {
+    const settings = settingsOf(
+      'start-device-session',
+      start({
+        'svc-go': 'true',
+        'sdk-version': '52',
+        'launch-args': '["a b", "c"]',
+        'max-duration-minutes': '0',
+      }),
+    ) as StartSessionSettings;
+    expect(settings.request).toMatchObject({
+      svcGo: true,
+      sdkVersion: '52',
+      launchArgs: ['a b', 'c'],
+      maxDurationMinutes: 0,
+    });
+  });
+
+  it('reads wait, export-env and auto-stop', () => {
+    expect(
+      settingsOf(
+        'start-device-session',
+        start({ wait: 'false', 'export-env': 'false', 'auto-stop': 'false' }),
+      ),
+    ).toMatchObject({ wait: false, exportEnv: false, autoStop: false });
+  });
+
+  it('says "did you mean" for a near miss', () => {
+    expect(problemsOf('start-device-session', start({ platform: 'iOS' }))).toEqual([
+      '`platform` is `iOS`; allowed: android, ios. Did you mean `ios`?',
+    ]);
+    expect(problemsOf('start-device-session', start({ type: 'Appium' }))).toEqual([
+      '`type` is `Appium`; allowed: agent-device, appium, argent, serve-sim. Did you mean `appium`?',
+    ]);
+  });
+
+  it.each([
+    [{ platform: '' }, '`platform` is required: allowed: android, ios.'],
+    [{ platform: 'windows' }, '`platform` is `windows`; allowed: android, ios.'],
+    [{ type: 'selenium' }, '`type` is `selenium`; allowed: agent-device, appium, argent, serve-sim.'],
+    [{ name: 'x'.repeat(256) }, '`name` is 256 characters long; at most 255 are allowed.'],
+    [{ name: 'a\n::error::b' }, '`name` must be a single line without control characters.'],
+    [
+      { 'max-duration-minutes': '116' },
+      '`max-duration-minutes` must be a whole number from 0 to 115; got `116`.',
+    ],
+    [
+      { 'max-idle-time-minutes': '0' },
+      '`max-idle-time-minutes` must be a whole number from 1 to 114; got `0`.',
+    ],
+    [
+      { 'max-idle-time-minutes': '115' },
+      '`max-idle-time-minutes` must be a whole number from 1 to 114; got `115`.',
+    ],
+    [
+      { 'max-duration-minutes': '10', 'max-idle-time-minutes': '10' },
+      '`max-idle-time-minutes` (10) must be smaller than `max-duration-minutes` (10).',
+    ],
+    [
+      { 'max-duration-minutes': '30', 'max-idle-time-minutes': '40' },
+      '`max-idle-time-minutes` (40) must be smaller than `max-duration-minutes` (30).',
+    ],
+    [
+      { type: 'serve-sim', 'max-idle-time-minutes': '5' },
+      '`max-idle-time-minutes` is not supported for `type: serve-sim`; remove it or choose another type.',
+    ],
+    [
+      { type: 'serve-sim', platform: 'android' },
+      '`type: serve-sim` is iOS only; use `platform: ios` or another type.',
+    ],
+    [
+      { 'build-id': APP_ID, 'svc-go': 'true' },
+      'only one application source is allowed, but `build-id`, `svc-go: true` are set; keep one of them.',
+    ],
+    [
+      { 'build-id': APP_ID, 'application-archive-url': 'https://x.example/a.apk' },
+      'only one application source is allowed, but `build-id`, `application-archive-url` are set; keep one of them.',
+    ],
+    [{ 'sdk-version': '52' }, '`sdk-version` is valid only with `svc-go: true`.'],
+    [
+      { 'svc-go': 'true', 'sdk-version': 'abc' },
+      '`sdk-version` must be a major version number such as `52`; got `abc`.',
+    ],
+    [
+      { 'launch-args': '--x' },
+      '`launch-args` requires an application source (`build-id`, `application-archive-url` or `svc-go: true`).',
+    ],
+    [
+      { 'open-url': 'myapp://x' },
+      '`open-url` requires an application source (`build-id`, `application-archive-url` or `svc-go: true`).',
+    ],
+    [{ 'svc-go': 'yes' }, '`svc-go` must be `true` or `false`; got `yes`.'],
+    [
+      { 'device-identifier': 'iPhone\n15' },
+      '`device-identifier` must be a single line without control characters.',
+    ],
+  ])('refuses %j', (extra, expected) => {
+    expect(problemsOf('start-device-session', start(extra))).toEqual([expected]);
+  });
+
+  it('lists several cross-field problems together', () => {
+    const found = problemsOf(
+      'start-device-session',
+      start({
+        type: 'serve-sim',
+        platform: 'android',
+        'max-idle-time-minutes': '5',
+        'launch-args': '-a',
+        'sdk-version': '52',
+      }),
+    );
+    expect(found).toHaveLength(4);
+  });
+});
+
+describe('wait-for-device-session', () => {
+  it('reads the session id, falling back to SVC_DEVICE_SESSION_ID', () => {
+    expect(settingsOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID })).toEqual({
+      command: 'wait-for-device-session',
+      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 5000, timeoutMs: 900_000 },
+      sessionId: SESSION_ID,
+      exportEnv: true,
+    });
+    const other = '00000000-0000-4000-8000-000000000000';
+    expect(
+      settingsOf(
+        'wait-for-device-session',
+        { ...API, 'session-id': other, 'export-env': 'false' },
+        {
+          SVC_DEVICE_SESSION_ID: SESSION_ID,
+        },
+      ),
+    ).toMatchObject({ sessionId: other, exportEnv: false });
+  });
+
+  it('requires a session id, with where to find it', () => {
+    expect(problemsOf('wait-for-device-session', API)).toEqual([
+      '`session-id` is required: the session id (the `session-id` output of `start-device-session`), or set SVC_DEVICE_SESSION_ID.',
+    ]);
+    expect(problemsOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: 'x/../y' })[0]).toMatch(
+      /^`session-id` must be a UUID/,
+    );
+  });
+});
+
+describe('stop-device-session', () => {
+  it('reads the session id and the 5-minute default timeout', () => {
+    expect(settingsOf('stop-device-session', { ...API, 'session-id': SESSION_ID })).toEqual({
+      command: 'stop-device-session',
+      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 5000, timeoutMs: 300_000 },
+      sessionId: SESSION_ID,
+    });
+  });
+
+  it('requires a session id (it does not read SVC_DEVICE_SESSION_ID)', () => {
+    expect(problemsOf('stop-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID })).toEqual([
+      '`session-id` is required: the id of the session to stop, a UUID.',
+    ]);
+  });
+});
+
+describe('verify-webhook', () => {
+  const secret = 'w'.repeat(16);
+
+  it.each([
+    [
+      {},
+      [
+        "`webhook-secret` is required: the webhook's signing secret (at least 16 characters).",
+        '`signature` is required: the value of the `svc-signature` header of the delivery.',
+        'one of `payload` (the raw request body) or `payload-file` (a path to it) is required.',
+      ],
+    ],
+    [
+      { 'webhook-secret': 'short', signature: 'sha1=00', payload: '{}' },
+      ['`webhook-secret` must be at least 16 characters long (it has 5).'],
+    ],
+    [
+      { 'webhook-secret': secret, signature: 'sha1=00', payload: '{}', 'payload-file': '/p' },
+      ['set exactly one of `payload` and `payload-file`, not both.'],
+    ],
+  ])('refuses %j', (inputs, expected) => {
+    expect(problemsOf('verify-webhook', inputs)).toEqual(expected);
+  });
+
+  it('keeps the inline payload and the secret byte for byte; trims the signature', () => {
+    expect(
+      settingsOf('verify-webhook', {
+        'webhook-secret': ` ${secret}\n`,
+        signature: ' sha1=ab ',
+        payload: ' {"a":1}\n',
+      }),
+    ).toEqual({
+      command: 'verify-webhook',
+      secret: ` ${secret}\n`,
+      signature: 'sha1=ab',
+      payload: { kind: 'inline', text: ' {"a":1}\n' },
+    });
+    expect(
+      settingsOf('verify-webhook', {
+        'webhook-secret': secret,
+        signature: 's',
+        'payload-file': ' body.json ',
+      }),
+    ).toMatchObject({
+      payload: { kind: 'file', path: 'body.json' },
+    });
+  });
+});
+
+describe('the tables', () => {
+  it('every command reads token/base-url the same way, and only verify-webhook goes without them', () => {
+    for (const command of COMMANDS) {
+      const inputs = COMMAND_SPECS[command].inputs as Record<string, unknown>;
+      if (command === 'verify-webhook') expect(inputs.token).toBeUndefined();
+      else
+        expect([inputs.token, inputs['base-url']]).toEqual([
+          COMMAND_SPECS['run-workflow'].inputs.token,
+          COMMAND_SPECS['run-workflow'].inputs['base-url'],
+        ]);
+    }
+  });
+});
