@@ -4,10 +4,11 @@ import {
   parseRetryAfterMs,
   retryDelayMs,
   DEFAULT_RETRY_POLICY,
+  MIN_DELAY_MS,
 } from '../../src/service/retry.js';
 import { NetworkError, ResponseFormatError, ServiceError } from '../../src/service/errors.js';
 import { poll } from '../../src/poll.js';
-import { formatElapsed, markdownCell, neutraliseLines, oneLine } from '../../src/text.js';
+import { formatElapsed, neutraliseLines, oneLine } from '../../src/text.js';
 
 const status = (code: number, retryAfterMs?: number) =>
   new ServiceError('x', code, undefined, 'x', retryAfterMs);
@@ -50,6 +51,16 @@ describe('retry policy', () => {
     expect(parseRetryAfterMs('soon', 0)).toBeUndefined();
     expect(retryDelayMs(status(429, 7000), 1, DEFAULT_RETRY_POLICY)).toBe(7000);
   });
+
+  it('never waits less than MIN_DELAY_MS: `Retry-After: 0`, a past date, a tiny back-off', () => {
+    expect(MIN_DELAY_MS).toBe(50);
+    expect(parseRetryAfterMs('0', 0)).toBe(0);
+    expect(retryDelayMs(status(429, parseRetryAfterMs('0', 0)), 1, DEFAULT_RETRY_POLICY)).toBe(MIN_DELAY_MS);
+    const past = parseRetryAfterMs(new Date(1000).toUTCString(), 60_000);
+    expect(retryDelayMs(status(503, past), 3, DEFAULT_RETRY_POLICY)).toBe(MIN_DELAY_MS);
+    const tiny = { maxAttempts: 6, baseDelayMs: 1, maxDelayMs: 2 };
+    expect(retryDelayMs(new NetworkError('x', false), 1, tiny, () => 0)).toBe(MIN_DELAY_MS);
+  });
 });
 
 describe('poll', () => {
@@ -76,7 +87,8 @@ describe('poll', () => {
       deadline: Date.now() + 100,
     });
     expect(outcome.kind).toBe('timeout');
-    expect(reads).toBeGreaterThanOrEqual(3);
+    // At most one read per interval plus the one at the deadline; fewer only on a loaded machine.
+    expect(reads).toBeGreaterThanOrEqual(1);
     expect(reads).toBeLessThanOrEqual(4);
   });
 
@@ -97,19 +109,15 @@ describe('poll', () => {
 });
 
 describe('text safety', () => {
-  it('neutralises lines that would be workflow commands', () => {
-    expect(neutraliseLines('ok\n::set-output name=x::y\n  ::error::z\n##[group]g')).toBe(
-      'ok\n» ::set-output name=x::y\n» ::error::z\n» ##[group]g',
+  it('neutralises lines that would be workflow commands (the full corpus is in neutralise.test.ts)', () => {
+    expect(neutraliseLines('ok\n::set-output name=x::y\n  ::error::z\nsee ##[group]g')).toBe(
+      'ok\n» ::set-output name=x::y\n» ::error::z\nsee ## [group]g',
     );
   });
 
   it('flattens server text to one line', () => {
     expect(oneLine('fix\n::add-mask::x\r\n\u001b[31mred')).toBe('fix ::add-mask::x [31mred');
     expect(oneLine('a'.repeat(10), 5)).toBe('aaaa…');
-  });
-
-  it('escapes summary cells', () => {
-    expect(markdownCell('a|b <script>\nc')).toBe('a\\|b &lt;script&gt; c');
   });
 
   it('formats elapsed time', () => {
