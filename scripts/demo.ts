@@ -1,11 +1,27 @@
 /**
  * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it.
- * Creates a throw-away git repository with a sample workflow, starts the simulator, runs the
- * committed dist/ bundle for run-workflow and for a device session (main, then post), and prints
- * the log, outputs and job summary of each step. Exits non-zero if anything is not as expected.
+ * Starts the simulator with a throw-away git repository holding a sample workflow, runs the committed
+ * dist/ bundles (the root action once, then the sub-actions) and prints each step's log as the runner
+ * would render it, with its outputs and job summary. Then the early-start pattern: a device that takes
+ * P to provision and an app build that takes B, started one after the other and overlapped, with the
+ * time each takes from job start until the tests can start.
+ *
+ * Exits non-zero if anything is not as expected; leaves no temporary directory and no active session.
  */
-import { makeTempWorkflowRepo, startSimulator } from '../simulator/index.js';
-import { maskWith, renderLog, runAction, runPost, type ActionRun } from './runner.js';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// Every temporary directory of this process (the git repository, each step's runner files) goes
+// under one private root, so "nothing left behind" is a check of one directory, whatever else runs
+// on the machine. os.tmpdir() reads TMPDIR at each call, so this must come before any of them.
+const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+process.env.TMPDIR = TEMP_ROOT;
+
+const { makeTempWorkflowRepo, startSimulator } = await import('../simulator/index.js');
+const { maskWith, renderLog, runAction, runPost } = await import('./runner.js');
+type ActionRun = Awaited<ReturnType<typeof runAction>>;
 
 const WORKFLOW = `name: Pull request gate
 on:
@@ -35,86 +51,199 @@ jobs:
       platform: ios
 `;
 
-const bold = (text: string): string => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[0m` : text);
-const problems: string[] = [];
+/** The early-start figures: a device that takes P to provision, an app build that takes B. */
+const PROVISIONING_MS = 4000;
+const BUILD_MS = 3000;
+/** What the overlap may cost above max(P, B): a poll interval and two step start-ups, with margin. */
+const OVERHEAD_ALLOWED_MS = 1500;
+const POLL = '0.25';
 
-function show(title: string, run: ActionRun): void {
-  console.log(`\n${bold(`── ${title} ── exit code ${run.exitCode}`)}`);
-  console.log(renderLog(run.stdout));
-  if (run.stderr.trim()) console.log(`stderr:\n${run.stderr}`);
-  const outputs = Object.entries(run.outputs);
-  if (outputs.length > 0) {
-    console.log(bold('\nOutputs (as the runner masks them):'));
-    for (const [name, value] of outputs) console.log(`  ${name} = ${maskWith(run.stdout, value)}`);
-  }
-  const env = Object.entries(run.env);
-  if (env.length > 0) {
-    console.log(bold('\nExported to later steps:'));
-    for (const [name, value] of env) console.log(`  ${name}=${maskWith(run.stdout, value)}`);
-  }
-  if (run.summary.trim()) console.log(`${bold('\nJob summary:')}\n${run.summary}`);
-}
+const bold = (text: string): string => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[0m` : text);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const problems: string[] = [];
+/** Long outputs (the jobs JSON) cut for the terminal: the runner keeps them whole. */
+const shorten = (text: string, max = 160): string =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 
 function expect(condition: boolean, what: string): void {
   if (!condition) problems.push(what);
 }
 
+function show(title: string, run: ActionRun): void {
+  console.log(`\n${bold(`── ${title} ── exit code ${run.exitCode}, ${seconds(run.durationMs)}`)}`);
+  console.log(renderLog(run.stdout));
+  if (run.stderr.trim()) console.log(`stderr:\n${run.stderr}`);
+  const outputs = Object.entries(run.outputs).filter(([, value]) => value !== '');
+  if (outputs.length > 0) {
+    console.log(bold('Outputs (as the runner masks them):'));
+    for (const [name, value] of outputs) console.log(`  ${name} = ${shorten(maskWith(run.stdout, value))}`);
+  }
+  const env = Object.entries(run.env);
+  if (env.length > 0) {
+    console.log(bold('Exported to later steps:'));
+    for (const [name, value] of env) console.log(`  ${name}=${maskWith(run.stdout, value)}`);
+  }
+  if (run.summary.trim()) console.log(`${bold('Job summary:')}\n${run.summary.trim()}`);
+}
+
 async function main(): Promise<void> {
   const repo = await makeTempWorkflowRepo({ 'pr-gate.yml': WORKFLOW });
-  const sim = await startSimulator({ readinessDelayMs: 1500, defaultJobDurationMs: 700 });
+  const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
   try {
     const account = sim.addAccount({ name: 'acme' });
     const project = sim.addProject({ account, repoPath: repo.path, name: 'mobile-app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
-    const api = { 'base-url': sim.url, token, 'app-id': project.id };
-    console.log(`Simulator at ${sim.url}; project ${project.id}; repository ${repo.path}`);
+    const api = { 'base-url': sim.url, token };
+    console.log(`Simulator at ${sim.url}; project ${project.id}`);
 
-    const workflow = await runAction({
+    // 1. The root action (one action, `command:` chooses), as v1 workflows use it.
+    const gate = await runAction({
+      entry: 'main',
       inputs: {
         command: 'run-workflow',
         ...api,
+        'app-id': project.id,
         workflow: 'pr-gate.yml',
         'git-ref': 'main',
         inputs: 'profile: production',
-        'poll-interval-seconds': '0.5',
+        'poll-interval-seconds': POLL,
       },
     });
-    show('run-workflow (pr-gate.yml on main)', workflow);
-    expect(workflow.exitCode === 0 && workflow.outputs.status === 'success', 'run-workflow should succeed');
-
-    const device = await runAction({
-      inputs: {
-        command: 'start-device-session',
-        ...api,
-        platform: 'ios',
-        type: 'agent-device',
-        name: 'demo',
-        'max-duration-minutes': '30',
-        'poll-interval-seconds': '0.5',
-      },
-    });
-    show('start-device-session (agent-device, iOS)', device);
+    show('uses: svc-action (command: run-workflow, pr-gate.yml on main)', gate);
     expect(
-      device.exitCode === 0 && device.outputs.status === 'in-progress',
-      'the device session should become ready',
+      gate.exitCode === 0 && gate.outputs.status === 'success',
+      'the root action run-workflow should succeed',
     );
 
-    const post = await runPost(device, { inputs: api });
-    show('post step of start-device-session (end of job)', post);
-    const sessions = sim.sessions().map((session) => `${session.id}: ${session.status}`);
-    console.log(`\nSessions on the simulator after the job: ${sessions.join(', ')}`);
-    expect(post.exitCode === 0 && sim.activeSessions().length === 0, 'the post step should stop the session');
+    // 2. Sub-actions: dispatch without waiting, then gate on the build only with wait-for-run.
+    const dispatched = await runAction({
+      entry: 'run-workflow',
+      inputs: {
+        ...api,
+        'app-id': project.id,
+        workflow: 'pr-gate.yml',
+        'git-ref': 'main',
+        wait: 'false',
+      },
+    });
+    show('uses: svc-action/run-workflow (wait: false)', dispatched);
+    const runId = dispatched.outputs['run-id'] ?? '';
+    expect(dispatched.exitCode === 0 && runId !== '', 'run-workflow with wait: false should give a run id');
+    const gated = await runAction({
+      entry: 'wait-for-run',
+      inputs: { ...api, 'run-id': runId, jobs: 'build_ios', 'poll-interval-seconds': POLL },
+    });
+    show('uses: svc-action/wait-for-run (jobs: build_ios)', gated);
+    expect(gated.exitCode === 0, 'wait-for-run gating on build_ios should succeed');
+    const jobs = JSON.parse(gated.outputs.jobs ?? '[]') as Array<{ key: string; status: string }>;
+    expect(
+      jobs.find((job) => job.key === 'build_ios')?.status === 'success' &&
+        jobs.find((job) => job.key === 'submit')?.status !== 'success',
+      'wait-for-run should end when build_ios ends, before submit',
+    );
+
+    // 3. The early-start pattern, against the sequential one.
+    sim.setSessionBehaviour({ readinessDelayMs: PROVISIONING_MS });
+    const device = { ...api, 'app-id': project.id, platform: 'ios', 'poll-interval-seconds': POLL };
+    const buildApp = (): Promise<void> => sleep(BUILD_MS); // stands for the app build
+
+    console.log(
+      `\n${bold(`Early start: provisioning P = ${seconds(PROVISIONING_MS)}, app build B = ${seconds(BUILD_MS)}`)}`,
+    );
+    // Sequential: start the device and wait for it, then build.
+    let jobStart = performance.now();
+    const sequential = await runAction({
+      entry: 'start-device-session',
+      inputs: { ...device, name: 'sequential' },
+    });
+    await buildApp();
+    const sequentialMs = performance.now() - jobStart;
+    show('sequential: uses: svc-action/start-device-session (waits), then the build', sequential);
+    expect(
+      sequential.exitCode === 0 && sequential.outputs.status === 'in-progress',
+      'the sequential device should be ready',
+    );
+    const sequentialPost = await runPost(sequential, { inputs: api });
+    show('sequential: post step of start-device-session (end of job)', sequentialPost);
+    expect(sequentialPost.exitCode === 0, 'the post step should stop the sequential session');
+
+    // Early start: start without waiting, build, then wait for the session the first step exported.
+    jobStart = performance.now();
+    const started = await runAction({
+      entry: 'start-device-session',
+      inputs: { ...device, name: 'early start', wait: 'false' },
+    });
+    await buildApp();
+    const waited = await runAction({
+      entry: 'wait-for-device-session',
+      inputs: { ...api, 'poll-interval-seconds': POLL },
+      env: { SVC_DEVICE_SESSION_ID: started.env.SVC_DEVICE_SESSION_ID ?? '' },
+    });
+    const earlyMs = performance.now() - jobStart;
+    show('early start: uses: svc-action/start-device-session (wait: false)', started);
+    show('early start: the build, then uses: svc-action/wait-for-device-session', waited);
+    expect(
+      started.exitCode === 0 && started.env.SVC_DEVICE_SESSION_ID === started.outputs['session-id'],
+      'start-device-session with wait: false should export SVC_DEVICE_SESSION_ID',
+    );
+    expect(
+      waited.exitCode === 0 && waited.outputs.status === 'in-progress',
+      'wait-for-device-session should see the device ready',
+    );
+    const stopped = await runAction({
+      entry: 'stop-device-session',
+      inputs: { ...api, 'session-id': started.outputs['session-id'] ?? '' },
+    });
+    show('early start: uses: svc-action/stop-device-session (after the tests)', stopped);
+    expect(
+      stopped.exitCode === 0 && stopped.outputs.status === 'stopped',
+      'stop-device-session should stop the session',
+    );
+    const earlyPost = await runPost(started, { inputs: api });
+    show('early start: post step of start-device-session (end of job)', earlyPost);
+    expect(earlyPost.exitCode === 0, 'the post step after an explicit stop should succeed');
+
+    const overlap = Math.max(PROVISIONING_MS, BUILD_MS);
+    const sum = PROVISIONING_MS + BUILD_MS;
+    console.log(`\n${bold('Job start → device ready and app built (the tests can start):')}`);
+    console.log(`  sequential   ${seconds(sequentialMs)}   (P + B = ${seconds(sum)})`);
+    console.log(`  early start  ${seconds(earlyMs)}   (max(P, B) = ${seconds(overlap)})`);
+    console.log(
+      `  saved        ${seconds(sequentialMs - earlyMs)} (${Math.round((100 * (sequentialMs - earlyMs)) / sequentialMs)}% of the sequential time; ideally min(P, B) = ${seconds(Math.min(PROVISIONING_MS, BUILD_MS))})`,
+    );
+    expect(
+      sequentialMs >= sum,
+      `the sequential pattern cannot take less than P + B (${seconds(sequentialMs)})`,
+    );
+    expect(
+      earlyMs >= overlap && earlyMs <= overlap + OVERHEAD_ALLOWED_MS,
+      `the early start should take about max(P, B), at most ${seconds(OVERHEAD_ALLOWED_MS)} more (${seconds(earlyMs)})`,
+    );
+
+    const sessions = sim.sessions().map((session) => `${session.name ?? session.id}: ${session.status}`);
+    console.log(`\nSessions on the simulator at the end: ${sessions.join(', ')}`);
+    expect(sim.activeSessions().length === 0, 'no session may be left active');
   } finally {
     await sim.close();
-  }
-  if (problems.length > 0) {
-    console.error(`\nDemo failed: ${problems.join('; ')}`);
-    process.exitCode = 1;
-  } else {
-    console.log(
-      '\nDemo finished: the workflow run passed the gate, and the device session was started and stopped.',
-    );
+    rmSync(repo.path, { recursive: true, force: true });
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  problems.push(
+    `the demo stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+}
+const leftBehind = readdirSync(TEMP_ROOT);
+expect(leftBehind.length === 0, `temporary directories left behind: ${leftBehind.join(', ')}`);
+rmSync(TEMP_ROOT, { recursive: true, force: true });
+if (problems.length > 0) {
+  console.error(`\nDemo failed:\n- ${problems.join('\n- ')}`);
+  process.exitCode = 1;
+} else {
+  console.log(
+    '\nDemo finished: the gate passed, a run was followed by id and gated on its build, and the early start saved the time shown above; no session is left running and no temporary directory is left behind.',
+  );
+}
