@@ -1,10 +1,15 @@
 /**
- * Job summaries in Markdown. Every value from the service passes through markdown.ts (text, code or
- * a link to an http(s) URL the service gave for it), so a commit message or job name shows as text:
- * no links, images, mentions, emphasis or HTML, and the tables keep their columns.
+ * Job summaries in Markdown, the first thing a reviewer opens on a failed pull request: the outcome
+ * in the heading, then one row with the facts (link, status, ref, commit, how long the step waited),
+ * then why it failed, then the jobs. Every value from the service passes through markdown.ts (text,
+ * code or a link to an http(s) URL the service gave for it), so a commit message or job name shows
+ * as text: no links, images, mentions, emphasis or HTML, and the tables keep their columns.
  */
-import type { DeviceSession, WorkflowRun } from './service/schemas.js';
+import type { DeviceSession, WorkflowRun } from './service/contract.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
+import { formatElapsed } from './text.js';
+
+type Job = WorkflowRun['jobs'][number];
 
 const STATUS_ICON: Record<string, string> = {
   success: '✅',
@@ -23,59 +28,174 @@ function status(value: string): string {
   return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
 }
 
-export function renderRunSummary(
-  dispatched: { id: string; url: string; fileName: string },
-  run: WorkflowRun | undefined,
-): string {
-  const lines = [`### Workflow run ${markdownLink(dispatched.fileName, dispatched.url)}`, ''];
-  lines.push('| | |', '| --- | --- |');
-  lines.push(`| Run | ${markdownLink(dispatched.id, dispatched.url)} |`);
-  if (!run) {
-    lines.push('| Status | not followed (`wait: false`) |', '');
-    return lines.join('\n');
-  }
-  lines.push(`| Status | ${status(run.status)} |`);
-  if (run.requestedGitRef) lines.push(`| Ref | ${markdownCode(run.requestedGitRef, 120)} |`);
-  if (run.gitCommitHash) {
-    const message = run.gitCommitMessage
-      ? ` ${markdownText(run.gitCommitMessage.split(/\r?\n/)[0] ?? '', 100)}`
-      : '';
-    lines.push(`| Commit | ${markdownCode(run.gitCommitHash.slice(0, 12), 12)}${message} |`);
-  }
-  lines.push('');
-  if (run.jobs.length > 0) {
-    lines.push('| Job | Type | Status | Build / submission |', '| --- | --- | --- | --- |');
+/** How following a run ended, as the summary tells it. */
+export type RunOutcome = 'succeeded' | 'failed' | 'timed-out' | 'cancelled' | 'not-followed' | 'unknown-jobs';
+
+export interface RunReport {
+  /** The workflow file name, or `run <id>` when the step did not dispatch it. */
+  title: string;
+  runId: string;
+  runUrl: string;
+  /** The run as last read; undefined when it was never read. */
+  run?: WorkflowRun;
+  outcome: RunOutcome;
+  /** The jobs the step followed (`jobs` input); all when undefined. */
+  jobs?: string[];
+  waitedMs?: number;
+  /** What the step said when it failed, in plain text (escaped here). */
+  reason?: string;
+}
+
+const RUN_HEADINGS: Record<RunOutcome, string> = {
+  succeeded: '✅ succeeded',
+  failed: '❌ failed',
+  'timed-out': '⏱️ did not finish in time',
+  cancelled: '🛑 not followed to the end: the step was cancelled',
+  'not-followed': '🚀 dispatched',
+  'unknown-jobs': '❌ `jobs` names jobs the run does not have',
+};
+
+export function renderRunSummary(report: RunReport): string {
+  const { run } = report;
+  const subject = report.jobs
+    ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
+    : `Workflow run ${markdownText(report.title, 120)}`;
+  const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
+  lines.push('| Run | Status | Ref | Commit | Waited |', '| --- | --- | --- | --- | --- |');
+  const commit = run?.gitCommitHash
+    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownText((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
+    : '';
+  lines.push(
+    `| ${markdownLink(report.runId.slice(0, 8), report.runUrl)} | ${run ? status(run.status) : status('new')} | ${markdownCode(run?.requestedGitRef ?? '', 120)} | ${commit} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} |`,
+    '',
+  );
+  lines.push(...why(report));
+  if (run && run.jobs.length > 0) {
+    lines.push('| Job | Status | Duration | Build / submission |', '| --- | --- | --- | --- |');
     for (const job of run.jobs) {
-      const ids = [
-        job.buildId && `build ${markdownCode(job.buildId, 40)}`,
-        job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
-      ]
-        .filter(Boolean)
-        .join('<br>');
-      const name =
-        job.name && job.name !== job.key
-          ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
-          : `${markdownCode(job.key, 60)}`;
-      lines.push(`| ${name} | ${markdownText(job.type ?? '', 30)} | ${status(job.status)} | ${ids} |`);
+      const followed = !report.jobs || report.jobs.includes(job.key) ? '' : ' (not followed)';
+      lines.push(
+        `| ${jobName(job)}${followed} | ${status(job.status)} | ${jobDuration(job)} | ${jobIds(job)} |`,
+      );
     }
     lines.push('');
   }
+  if (report.outcome === 'not-followed')
+    lines.push('Not followed (`wait: false`): follow it with `wait-for-run` and this run id.', '');
   return lines.join('\n');
 }
 
-export function renderSessionSummary(session: DeviceSession, note: string): string {
-  const preview = session.remoteConfig?.webPreviewUrl ?? session.remoteConfig?.previewUrl;
+/** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
+function why(report: RunReport): string[] {
+  if (report.outcome === 'succeeded' || report.outcome === 'not-followed') return [];
+  const jobs = (report.run?.jobs ?? []).filter((job) => !report.jobs || report.jobs.includes(job.key));
+  const failed = jobs.filter((job) => job.status === 'failure');
+  const canceled = jobs.filter((job) => job.status === 'canceled');
+  const lines: string[] = [];
+  if (failed.length > 0) {
+    lines.push('**Failed jobs**', '');
+    for (const job of failed) lines.push(`- ${jobName(job)}${jobError(job)}`);
+    lines.push('');
+  }
+  if (canceled.length > 0) {
+    lines.push('**Canceled jobs**', '');
+    for (const job of canceled) lines.push(`- ${jobName(job)}`);
+    lines.push('');
+  }
+  // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
+  if (report.reason && failed.length + canceled.length === 0)
+    lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+  if (report.runUrl) lines.push(`${markdownLink('Open the run on the service', report.runUrl)}`, '');
+  return lines;
+}
+
+function jobName(job: Job): string {
+  return job.name && job.name !== job.key
+    ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
+    : markdownCode(job.key, 60);
+}
+
+function jobIds(job: Job): string {
+  return [
+    job.buildId && `build ${markdownCode(job.buildId, 40)}`,
+    job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
+  ]
+    .filter(Boolean)
+    .join('<br>');
+}
+
+/** From the job's creation to its last update, once it is terminal (the service's timestamps). */
+function jobDuration(job: Job): string {
+  if (!['success', 'failure', 'canceled'].includes(job.status) || !job.createdAt || !job.updatedAt) return '';
+  const ms = Date.parse(job.updatedAt) - Date.parse(job.createdAt);
+  return Number.isFinite(ms) && ms >= 0 ? formatElapsed(ms) : '';
+}
+
+/** The first message in a job's `errors`, whose element shape the spec does not show. */
+function jobError(job: Job): string {
+  for (const error of job.errors ?? []) {
+    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const text = [error, record.message, record.title].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    if (text) return `: ${markdownText(text, 300)}`;
+  }
+  return '';
+}
+
+/** How waiting for a session ended, as the summary tells it. */
+export type SessionOutcome = 'ready' | 'started' | 'ended' | 'timed-out' | 'cancelled' | 'failed';
+
+export interface SessionReport {
+  session: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>;
+  outcome: SessionOutcome;
+  waitedMs?: number;
+  /** For outcomes that stop the session: whether the stop was confirmed. */
+  stopped?: boolean;
+  /** A sentence on what happens to the session next (the post step stops it, …). */
+  note?: string;
+  reason?: string;
+}
+
+const SESSION_HEADINGS: Record<SessionOutcome, string> = {
+  ready: '✅ ready',
+  started: '🚀 started, not waited for',
+  ended: '❌ ended before it was ready',
+  'timed-out': '⏱️ not ready in time',
+  cancelled: '🛑 the step was cancelled',
+  failed: '❌ could not be followed',
+};
+
+export function renderSessionSummary(report: SessionReport): string {
+  const { session } = report;
+  const config = session.remoteConfig ?? undefined;
+  const what = [session.platform, session.type]
+    .filter(Boolean)
+    .map((part) => markdownText(String(part), 30))
+    .join(' ');
+  const name = session.name ? ` ${markdownText(session.name, 120)}` : '';
   const lines = [
-    `### Device session ${markdownLink(session.name ?? session.id, session.url)}`,
+    `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
     '',
-    '| | |',
-    '| --- | --- |',
-    `| Session | ${markdownLink(session.id, session.url)} |`,
-    `| Platform / type | ${markdownText(session.platform ?? '', 20)} / ${markdownText(session.type ?? '', 30)} |`,
-    `| Status | ${status(session.status)} |`,
   ];
-  if (session.maxDurationMinutes != null) lines.push(`| Max duration | ${session.maxDurationMinutes} min |`);
-  if (preview) lines.push(`| Browser preview | ${markdownLink('open', preview)} |`);
-  lines.push('', note, '');
+  lines.push('| Session | Status | Waited | Max duration |', '| --- | --- | --- | --- |');
+  const shownStatus = report.outcome === 'ready' ? '✅ ready' : status(session.status);
+  const duration = session.maxDurationMinutes != null ? `${session.maxDurationMinutes} min` : '';
+  lines.push(
+    `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${duration} |`,
+    '',
+  );
+  if (report.reason) lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+  if (report.stopped !== undefined)
+    lines.push(
+      report.stopped
+        ? 'The session was stopped.'
+        : '**The session could not be confirmed stopped**: stop it from its page, or it runs until its maximum duration.',
+      '',
+    );
+  const preview = config?.webPreviewUrl ?? config?.previewUrl;
+  if (typeof preview === 'string' && preview)
+    lines.push(`Browser preview: ${markdownLink('open', preview)}`, '');
+  if (report.note) lines.push(report.note, '');
   return lines.join('\n');
 }

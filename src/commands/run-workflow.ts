@@ -32,7 +32,7 @@ export async function runWorkflow(settings: RunWorkflowSettings, context: Comman
       `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
     );
     await io.appendSummary(
-      renderRunSummary({ id: dispatched.id, url: runUrl, fileName: settings.fileName }, undefined),
+      renderRunSummary({ title: settings.fileName, runId: dispatched.id, runUrl, outcome: 'not-followed' }),
     );
     return;
   }

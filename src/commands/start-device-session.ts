@@ -58,7 +58,9 @@ export async function startDeviceSession(
     io.info(
       `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${settings.exportEnv ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
     );
-    await io.appendSummary(renderSessionSummary(created, stopNote(settings)));
+    await io.appendSummary(
+      renderSessionSummary({ session: created, outcome: 'started', note: stopNote(settings) }),
+    );
     return;
   }
   await waitUntilReady(

@@ -76,6 +76,8 @@ export async function stopAndFail(
   context: CommandContext,
   session: { id: string; url?: string | null },
   reason: string,
+  /** The job summary to write once it is known whether the stop was confirmed. */
+  summary?: (stopped: boolean) => string,
 ): Promise<never> {
   const { io, client } = context;
   const within = context.signal?.aborted ? STOP_ON_CANCEL_MS : STOP_ON_FAILURE_MS;
@@ -93,6 +95,7 @@ export async function stopAndFail(
     // Both matter: why the step failed, and that a device may still be running.
     io.error((stopError as Error).message);
   }
+  if (summary) await io.appendSummary(summary(stopped));
   const outcome = stopped
     ? ' The session was stopped.'
     : ' Stopping it could not be confirmed (see the error above).';

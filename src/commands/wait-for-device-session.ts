@@ -9,7 +9,7 @@ import { SESSION_STATUSES, type DeviceSession, type RemoteConfig } from '../serv
 import { maskRemoteConfig } from '../masking.js';
 import { poll } from '../poll.js';
 import { Progress } from '../progress.js';
-import { renderSessionSummary } from '../summary.js';
+import { renderSessionSummary, type SessionOutcome } from '../summary.js';
 import { oneLine } from '../text.js';
 import { ActionFailure } from '../errors.js';
 import type { ActionIO } from '../io.js';
@@ -77,48 +77,49 @@ export async function waitUntilReady(
       },
     });
   } catch (error) {
-    return stopAndFail(
-      context,
-      { id: session.id, url: sessionUrl },
-      `Waiting for the device session failed: ${(error as Error).message}`,
+    const reason = `Waiting for the device session failed: ${(error as Error).message}`;
+    return stopAndFail(context, { id: session.id, url: sessionUrl }, reason, (stopped) =>
+      summarize('failed', session, { stopped, reason }),
     );
   }
   const last = outcome.kind === 'done' ? outcome.value : outcome.last;
   const target = { id: session.id, url: sessionUrl };
   if (outcome.kind === 'aborted') {
-    await io.appendSummary(
-      renderSessionSummary(
-        last ?? { ...session, url: sessionUrl },
-        'The step was cancelled while waiting; the session is stopped.',
-      ),
+    const reason = 'The step was cancelled while waiting for the device session.';
+    return stopAndFail(context, target, reason, (stopped) =>
+      summarize('cancelled', last ?? session, { stopped, reason }),
     );
-    return stopAndFail(context, target, 'The step was cancelled while waiting for the device session.');
   }
   if (outcome.kind === 'timeout') {
-    await io.appendSummary(
-      renderSessionSummary(
-        last ?? { ...session, url: sessionUrl },
-        'The session was not ready in time; it is stopped.',
-      ),
-    );
-    return stopAndFail(
-      context,
-      target,
-      `The device session was not ready within timeout-minutes (${options.api.timeoutMs / 60_000}); last status: ${oneLine(last?.status ?? session.status, 40)}.`,
+    const reason = `The device session was not ready within timeout-minutes (${options.api.timeoutMs / 60_000}); last status: ${oneLine(last?.status ?? session.status, 40)}.`;
+    return stopAndFail(context, target, reason, (stopped) =>
+      summarize('timed-out', last ?? session, { stopped, reason }),
     );
   }
   const ready = outcome.value;
   io.setOutput('status', ready.status);
   if (!isReady(ready)) {
     io.saveState(STATE.stopped, 'true');
-    await io.appendSummary(renderSessionSummary(ready, 'The session ended before it was ready.'));
-    throw new ActionFailure(
-      `The device session became ${oneLine(ready.status, 40)} before it was ready. ${ready.url ?? sessionUrl}`.trimEnd(),
-    );
+    const reason = `The device session became ${oneLine(ready.status, 40)} before it was ready.`;
+    await io.appendSummary(summarize('ended', ready, { reason }));
+    throw new ActionFailure(`${reason} ${ready.url ?? sessionUrl}`.trimEnd());
   }
   exposeConnection(io, ready, options.exportEnv);
   io.info(`Device session ready after ${progress.elapsed()}.`);
-  await io.appendSummary(renderSessionSummary(ready, options.note));
+  await io.appendSummary(summarize('ready', ready, { note: options.note }));
+
+  function summarize(
+    outcome: SessionOutcome,
+    read: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>,
+    extra: { stopped?: boolean; reason?: string; note?: string },
+  ): string {
+    return renderSessionSummary({
+      session: { ...read, url: read.url ?? sessionUrl },
+      outcome,
+      waitedMs: now() - timing.startedAt,
+      ...extra,
+    });
+  }
 }
 
 function isReady(session: DeviceSession): boolean {

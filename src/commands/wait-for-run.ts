@@ -11,9 +11,9 @@ import {
   WORKFLOW_RUN_TERMINAL,
   type WorkflowRun,
 } from '../service/contract.js';
-import { poll } from '../poll.js';
+import { poll, type PollOutcome } from '../poll.js';
 import { Progress } from '../progress.js';
-import { renderRunSummary } from '../summary.js';
+import { renderRunSummary, type RunOutcome } from '../summary.js';
 import { oneLine } from '../text.js';
 import { ActionFailure } from '../errors.js';
 import { hostOf, type CommandContext } from './context.js';
@@ -95,29 +95,78 @@ export async function followRun(
   const run = outcome.kind === 'done' ? outcome.value : outcome.last;
   if (run) setRunOutputs(io, run);
   if (!runUrl) io.setOutput('run-url', '');
-  await io.appendSummary(
-    renderRunSummary({ id: followed.runId, url: runUrl, fileName: followed.title }, run),
-  );
   const link = runUrl ? ` ${runUrl}` : '';
-
-  if (outcome.kind === 'aborted')
-    throw new ActionFailure(
-      `Stopped waiting for workflow run ${followed.runId}: the step was cancelled. The run goes on.${link}`,
-    );
-  if (outcome.kind === 'timeout')
-    throw new ActionFailure(
-      `Workflow run ${followed.runId} did not ${followed.jobs ? 'finish the listed jobs' : 'finish'} within timeout-minutes (${followed.api.timeoutMs / 60_000}); last status: ${oneLine(run?.status ?? 'unknown', 40)}.${link}`,
-    );
-  const final = outcome.value;
-  if (followed.jobs) return judgeListedJobs(final, followed.jobs, progress.elapsed(), io, link);
-  if (final.status === 'success') {
-    io.info(`Workflow run succeeded in ${progress.elapsed()}.${link}`);
-    return;
-  }
-  const failed = final.jobs.filter((job) => job.status === 'failure' || job.status === 'canceled');
-  throw new ActionFailure(
-    `Workflow run ${final.id} ended with status ${oneLine(final.status, 40)}.${describeJobs(failed)}${link}`,
+  const verdict = judge(outcome, followed, run, link);
+  await io.appendSummary(
+    renderRunSummary({
+      title: followed.title,
+      runId: followed.runId,
+      runUrl,
+      run,
+      outcome: verdict.outcome,
+      jobs: followed.jobs,
+      waitedMs: now() - timing.startedAt,
+      reason: verdict.failure,
+    }),
   );
+  if (verdict.failure) throw new ActionFailure(verdict.failure);
+  io.info(
+    `${followed.jobs ? 'Listed jobs' : 'Workflow run'} succeeded in ${progress.elapsed()}${verdict.note}.${link}`,
+  );
+}
+
+/** The step's verdict on the run as last read: its outcome for the summary, and the failure message. */
+function judge(
+  outcome: PollOutcome<WorkflowRun>,
+  followed: FollowedRun,
+  run: WorkflowRun | undefined,
+  link: string,
+): { outcome: RunOutcome; failure?: string; note: string } {
+  const id = followed.runId;
+  if (outcome.kind === 'aborted')
+    return {
+      outcome: 'cancelled',
+      failure: `Stopped waiting for workflow run ${id}: the step was cancelled. The run goes on.${link}`,
+      note: '',
+    };
+  if (outcome.kind === 'timeout')
+    return {
+      outcome: 'timed-out',
+      failure: `Workflow run ${id} did not ${followed.jobs ? 'finish the listed jobs' : 'finish'} within timeout-minutes (${followed.api.timeoutMs / 60_000}); last status: ${oneLine(run?.status ?? 'unknown', 40)}. The run goes on.${link}`,
+      note: '',
+    };
+  const final = outcome.value;
+  if (!followed.jobs) {
+    if (final.status === 'success') return { outcome: 'succeeded', note: '' };
+    const failed = final.jobs.filter((job) => job.status === 'failure' || job.status === 'canceled');
+    return {
+      outcome: 'failed',
+      failure: `Workflow run ${final.id} ended with status ${oneLine(final.status, 40)}.${describeJobs(failed)}${link}`,
+      note: '',
+    };
+  }
+  const keys = followed.jobs;
+  const unknown = keys.filter((key) => !final.jobs.some((job) => job.key === key));
+  if (unknown.length > 0) {
+    const known = final.jobs.map((job) => oneLine(job.key, 80));
+    return {
+      outcome: 'unknown-jobs',
+      failure: `\`jobs\` lists ${unknown.map((key) => `\`${oneLine(key, 80)}\``).join(', ')}, which the run does not have; its jobs are: ${known.length > 0 ? known.join(', ') : 'none'}.${link}`,
+      note: '',
+    };
+  }
+  const listed = keys.map((key) => final.jobs.find((job) => job.key === key) as Job);
+  const unsuccessful = listed.filter((job) => job.status !== 'success');
+  if (unsuccessful.length === 0)
+    return {
+      outcome: 'succeeded',
+      note: isTerminal(final) ? '' : ` (the run goes on: ${oneLine(final.status, 40)})`,
+    };
+  return {
+    outcome: 'failed',
+    failure: `Not every listed job succeeded.${describeJobs(unsuccessful)} Run status: ${oneLine(final.status, 40)}.${link}`,
+    note: '',
+  };
 }
 
 function isTerminal(run: WorkflowRun): boolean {
@@ -139,32 +188,6 @@ function listedJobsDone(run: WorkflowRun, keys: string[]): boolean {
     const job = run.jobs.find((candidate) => candidate.key === key);
     return job === undefined || isJobTerminal(job);
   });
-}
-
-function judgeListedJobs(
-  run: WorkflowRun,
-  keys: string[],
-  elapsed: string,
-  io: CommandContext['io'],
-  link: string,
-): void {
-  const unknown = keys.filter((key) => !run.jobs.some((job) => job.key === key));
-  if (unknown.length > 0) {
-    const known = run.jobs.map((job) => job.key);
-    throw new ActionFailure(
-      `\`jobs\` lists ${unknown.map((key) => `\`${oneLine(key, 80)}\``).join(', ')}, which the run does not have; its jobs are: ${known.length > 0 ? known.map((key) => oneLine(key, 80)).join(', ') : 'none'}.${link}`,
-    );
-  }
-  const listed = keys.map((key) => run.jobs.find((job) => job.key === key) as Job);
-  const unsuccessful = listed.filter((job) => job.status !== 'success');
-  if (unsuccessful.length === 0) {
-    const still = isTerminal(run) ? '' : ` (the run goes on: ${oneLine(run.status, 40)})`;
-    io.info(`Listed jobs succeeded in ${elapsed}${still}.${link}`);
-    return;
-  }
-  throw new ActionFailure(
-    `Not every listed job succeeded.${describeJobs(unsuccessful)} Run status: ${oneLine(run.status, 40)}.${link}`,
-  );
 }
 
 function describeJobs(jobs: Job[]): string {
