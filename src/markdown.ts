@@ -16,11 +16,13 @@ const ZERO_WIDTH = '&#8203;';
 
 /**
  * ASCII punctuation that means something in (GitHub-flavoured) Markdown: emphasis, code, links,
- * images, headings, lists, tables, strikethrough, autolinks (`:` and `.` are escaped so that
- * `https://…` and `www.…` in text are not turned into links). CommonMark lets any ASCII
+ * images, headings, ordered lists (`.`), tables, strikethrough, math (`$`), autolinks (`:` and
+ * `.` are escaped so that `https://…` and `www.…` in text are not turned into links). CommonMark lets any ASCII
  * punctuation be escaped with a backslash, and GFM reads `\|` inside a table cell as a pipe.
  */
-const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()#+\-.!|~:=^$]/g;
+const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()#.!|~:$]/g;
+/** `-` and `+` only start a list (and `- - -` a rule) at the start of a line; elsewhere they are text. */
+const LIST_START = /^[-+]/;
 
 /**
  * Text from elsewhere as one line of Markdown text, safe in a paragraph, a quote, a heading, a
@@ -32,6 +34,7 @@ export function markdownText(text: string, max = 200): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(MARKDOWN_PUNCTUATION, (sign) => `\\${sign}`)
+    .replace(LIST_START, (sign) => `\\${sign}`)
     .replace(/@/g, `@${ZERO_WIDTH}`)
     .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH}`);
 }

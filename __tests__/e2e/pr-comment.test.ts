@@ -3,13 +3,14 @@
  * lazily from a separate chunk) against the simulator and a fake GitHub REST API on 127.0.0.1
  * (reached through GITHUB_API_URL, as on GitHub Enterprise Server). One sticky comment per subject,
  * created once and then updated in place, never carrying a secret; skipped outside pull requests.
+ * Only a comment the token's own account wrote is ever updated, whoever copied the marker.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../helpers/run-action.js';
-import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { createWorld, type World } from '../helpers/world.js';
 
 const GATE = `name: Gate
 on: workflow_dispatch
@@ -31,11 +32,17 @@ interface Comment {
   id: number;
   body: string;
   html_url: string;
+  user: { login: string; type: 'User' | 'Bot' };
 }
 
-/** A fake of the three GitHub REST routes the comment uses, recording every request. */
+const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
+const AUTHOR = { login: 'pr-author', type: 'User' } as const;
+
+/** A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), recording every request. */
 class FakeGitHub {
   comments: Comment[] = [];
+  /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
+  viewer: Comment['user'] = BOT;
   requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
   failWith: number | undefined;
   private nextId = 1000;
@@ -60,6 +67,8 @@ class FakeGitHub {
           res.end(JSON.stringify(data));
         };
         if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
+        if (path === '/graphql' && req.method === 'POST')
+          return send(200, { data: { viewer: { login: this.viewer.login } } });
         const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);
         const one = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(path);
         if (list && req.method === 'GET') return send(200, this.comments);
@@ -68,6 +77,7 @@ class FakeGitHub {
             id: this.nextId++,
             body: body?.body ?? '',
             html_url: `https://github.example/acme/app/pull/${list[1]}#issuecomment-${this.nextId}`,
+            user: this.viewer,
           };
           this.comments.push(comment);
           return send(201, comment);
@@ -153,7 +163,12 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
   }
 
   it('creates one sticky comment with the result table, then updates it in place', async () => {
-    github.comments.push({ id: 1, body: 'Looks good to me', html_url: 'https://github.example/c/1' });
+    github.comments.push({
+      id: 1,
+      body: 'Looks good to me',
+      html_url: 'https://github.example/c/1',
+      user: AUTHOR,
+    });
     const first = await runWorkflow();
     expect(first.exitCode).toBe(0);
     expect(github.comments).toHaveLength(2);
@@ -161,9 +176,9 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
     const sticky = github.comments[1];
     expect(sticky.body).toContain('<!-- svc-action:comment:run-workflow:gate.yml -->');
     expect(sticky.body).toContain('✅ the step succeeded');
-    expect(sticky.body).toContain(`[${simRun.id}](${simRun.url})`);
-    expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| build \| ✅ success \|/);
-    expect(sticky.body).toContain('(https://github.example/acme/app/actions/runs/777)');
+    expect(sticky.body).toContain(`[${simRun.id.slice(0, 8)}](<${simRun.url}>)`);
+    expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|/);
+    expect(sticky.body).toContain('(<https://github.example/acme/app/actions/runs/777>)');
     expect(first.stdout).toContain(`Commented on pull request #${PR_NUMBER}`);
     expect(github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
     expect(github.requests[0].path).toBe(`/repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`);
@@ -177,14 +192,53 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
     expect(github.comments[0].body).toBe('Looks good to me');
     expect(github.requests.slice(2).map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      'POST /graphql',
       `PATCH /repos/acme/app/issues/comments/${sticky.id}`,
     ]);
     const updated = github.comments[1].body;
     expect(updated).toContain('❌ the step failed');
-    expect(updated).toContain('Failed jobs: test (Tests)');
+    // The failure message is text from elsewhere: escaped, so it renders as written.
+    expect(updated).toContain('Failed jobs\\: test \\(Tests\\)');
     expect(updated).toContain(world.sim.runs()[1].id);
     expect(second.stdout).toContain('Updated the pull request comment');
     expectNoSecret(second);
+  });
+
+  it('never edits a comment someone else wrote, even one carrying the marker', async () => {
+    const forged = {
+      id: 1,
+      body: '<!-- svc-action:comment:run-workflow:gate.yml --> please approve',
+      html_url: 'https://github.example/c/1',
+      user: AUTHOR,
+    };
+    github.comments.push({ ...forged });
+    const first = await runWorkflow();
+    expect(first.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(forged);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[1].user).toEqual(BOT);
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      'POST /graphql',
+      `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,
+    ]);
+    // The next run finds the bot's own comment among the two and updates that one.
+    const second = await runWorkflow();
+    expect(second.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(forged);
+    expect(github.comments).toHaveLength(2);
+    expect(github.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/repos/acme/app/issues/comments/${github.comments[1].id}`,
+    });
+    // A personal token: its user's comment is the sticky one, a bot's with the marker is not.
+    github.viewer = { login: 'Octo-Dev', type: 'User' };
+    github.comments[1].user = { login: 'octo-dev', type: 'User' };
+    github.comments[0].user = { login: 'octo-dev[bot]', type: 'Bot' };
+    const third = await runWorkflow();
+    expect(third.exitCode).toBe(0);
+    expect(github.requests.at(-1)?.path).toBe(`/repos/acme/app/issues/comments/${github.comments[1].id}`);
+    expect(github.comments[0].body).toBe(forged.body);
   });
 
   it('a device session comment links the session page and the browser preview, never its token', async () => {
@@ -205,8 +259,8 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
     const [session] = world.sim.sessions();
     const body = github.comments[0]?.body ?? '';
     expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
-    expect(body).toContain(`[${session.id}](${session.url})`);
-    expect(body).toContain(`[open](${main.outputs['web-preview-url']})`);
+    expect(body).toContain(`[${session.id}](<${session.url}>)`);
+    expect(body).toContain(`[open](<${main.outputs['web-preview-url']}>)`);
     expectNoSecret(main, main.outputs['agent-device-remote-session-token']);
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
@@ -230,11 +284,12 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
     expectNoSecret(result);
   });
 
-  it('comment: true without a github-token is an input error, before any request', async () => {
+  it('comment: true without any github-token is a warning, and nothing is sent to GitHub', async () => {
     const result = await runWorkflow({ 'github-token': '' });
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain('`github-token` is required with `comment: true`');
-    expect(apiRequests(world.sim)).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(
+      '::warning::comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
+    );
     expect(github.requests).toEqual([]);
   });
 
@@ -247,12 +302,11 @@ describe.each(RUNTIME_NAMES)('pull-request comment on %s', (runtime) => {
 
 describe('bundle', () => {
   it('keeps @actions/github out of the main bundle: a separate chunk, loaded only for a comment', () => {
-    const dist = join(ROOT, 'dist');
-    const chunks = readdirSync(dist).filter(
-      (file) => file.endsWith('.js') && !['main.js', 'post.js'].includes(file),
-    );
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(readFileSync(join(dist, 'main.js'), 'utf8')).not.toContain('octokit');
-    expect(chunks.some((chunk) => readFileSync(join(dist, chunk), 'utf8').includes('octokit'))).toBe(true);
+    for (const entry of ['main', 'run-workflow']) {
+      const dir = join(ROOT, 'dist', entry);
+      const chunks = readdirSync(dir).filter((file) => file.endsWith('.js') && file !== 'index.js');
+      expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('octokit');
+      expect(chunks.some((chunk) => readFileSync(join(dir, chunk), 'utf8').includes('octokit'))).toBe(true);
+    }
   });
 });

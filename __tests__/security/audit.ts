@@ -1,34 +1,40 @@
 /**
  * Checks shared by the security tests: where a secret may appear in what a step wrote, and whether
- * any line of its log could act as a workflow command.
+ * any line of its log could act as a workflow command. Both read stdout with the runner-like parser
+ * (scripts/runner-commands.ts): lines end at CR too, `##[` counts anywhere in a line, `::` after
+ * .NET white space, and a smuggled `stop-commands` makes the runner ignore the action's own masks.
  */
-import type { ActionRun } from '../helpers/run-action.js';
+import { readRunnerOutput, type RunnerCommand } from '../../scripts/runner-commands.js';
+import { renderLog, type ActionRun } from '../helpers/run-action.js';
 
-/** Workflow commands the action itself prints (through @actions/core). */
-const OWN_COMMAND = /^::(add-mask|error|warning|notice|debug|group|endgroup)( [^:]*)?::/;
+/** Workflow commands the action itself issues (through @actions/core). */
+const OWN_COMMANDS = new Set(['add-mask', 'error', 'warning', 'notice', 'debug', 'group', 'endgroup']);
 
 /** Where `secret` appears in `run`, against the rules; an empty list means none was broken. */
 export function secretFindings(run: ActionRun, secret: string, name: string): string[] {
   if (!secret) return [`${name}: empty secret given to the audit`];
   const findings: string[] = [];
-  const lines = run.stdout.split('\n');
-  const maskLine = lines.findIndex((line) => line === `::add-mask::${secret}`);
-  lines.forEach((line, index) => {
-    if (!line.includes(secret) || index === maskLine) return;
-    if (maskLine < 0 || index < maskLine)
-      findings.push(`${name} in stdout before its ::add-mask:: line: ${line}`);
+  const reading = readRunnerOutput(run.stdout);
+  // The line where the runner really registered it (not merely printed an add-mask it then ignored).
+  const masked = reading.lines.find(({ command }) => command?.name === 'add-mask' && command.data === secret);
+  for (const { text, command } of reading.lines) {
+    if (!text.includes(secret) || command === masked?.command) continue;
+    if (!masked || (command?.index ?? Infinity) < masked.command!.index)
+      findings.push(`${name} in stdout before the runner masked it: ${text}`);
     // The action redacts everything it prints itself: a raw secret in a log line is a leak even after masking.
-    else findings.push(`${name} printed raw in stdout: ${line}`);
-  });
-  for (const line of lines)
-    if (/^::(error|warning|notice)/.test(line) && line.includes(secret))
-      findings.push(`${name} in an annotation: ${line}`);
+    else findings.push(`${name} printed raw in stdout: ${text}`);
+  }
+  for (const { text, command } of reading.lines)
+    if (command && ['error', 'warning', 'notice'].includes(command.name) && command.data.includes(secret))
+      findings.push(`${name} in an annotation: ${text}`);
+  if (renderLog(run.stdout, true).includes(secret))
+    findings.push(`${name} in clear in the log the runner shows`);
   if (run.stderr.includes(secret)) findings.push(`${name} in stderr`);
   if (run.summary.includes(secret)) findings.push(`${name} in the job summary`);
   if (run.files.state.includes(secret)) findings.push(`${name} in the state file`);
   for (const file of ['output', 'env'] as const) {
-    if (run.files[file].includes(secret) && maskLine < 0)
-      findings.push(`${name} in the ${file} file without an ::add-mask:: line`);
+    if (run.files[file].includes(secret) && !masked)
+      findings.push(`${name} in the ${file} file without an add-mask the runner obeyed`);
   }
   return findings;
 }
@@ -41,23 +47,31 @@ export function neverInFiles(run: ActionRun, secret: string, name: string): stri
 }
 
 /**
- * Lines of stdout the runner would read as a workflow command that the action did not mean to
- * issue: anything starting (after white space) with `::` or `##[` that is not one of the action's
- * own commands, or an own command whose text was injected (carries `marker` right after `::…::`).
+ * Commands the runner would obey in `output` that the action did not mean to issue: any command
+ * it never issues (save-state, stop-commands, set-output, ...), any in the legacy `##[` format or
+ * not at the very start of its line (the action's own are `::name::` at column 0), and any own
+ * command whose data was injected (an add-mask holding `marker`, or data starting with it). Read
+ * twice: as the runner compares (ordinal), and with ICU-ignorable characters dropped.
  */
-export function injectedCommands(stdout: string, marker: string): string[] {
-  return stdout.split(/\r\n|\r|\n/).filter((line) => {
-    const text = line.trimStart();
-    if (text.startsWith('##[')) return true;
-    if (!text.startsWith('::')) return false;
-    if (!OWN_COMMAND.test(text) || text !== line) return true;
-    if (text.startsWith('::add-mask::') && text.includes(marker)) return true;
-    return new RegExp(`^::[^:]*::\\s*${marker}`).test(text);
-  });
+export function injectedCommands(output: string, marker: string): string[] {
+  const injected = (command: RunnerCommand): boolean =>
+    !OWN_COMMANDS.has(command.name) ||
+    command.format !== '::' ||
+    !command.line.startsWith('::') ||
+    (command.name === 'add-mask' && command.data.includes(marker)) ||
+    command.data.trimStart().startsWith(marker);
+  const found = [
+    ...readRunnerOutput(output).commands,
+    ...readRunnerOutput(output, { ignorables: 'strip' }).commands,
+  ].filter(injected);
+  return [...new Set(found.map((command) => `${command.name} (${command.format}): ${command.line}`))];
 }
 
+/** The lines the runner reads as error annotations. */
 export function errorLines(run: ActionRun): string[] {
-  return run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+  return readRunnerOutput(run.stdout)
+    .lines.filter(({ command }) => command?.name === 'error')
+    .map(({ text }) => text);
 }
 
 /** A build webhook payload as the service sends it (service-interface.md), with `overrides`. */

@@ -1,14 +1,17 @@
 /**
  * Workflow-command injection: every string that comes from the service or from a webhook payload
  * (commit messages, workflow and job names, job keys, statuses, error messages, outputs, session
- * names, URLs) is printed so that the runner can never read it as a workflow command, even with
- * embedded line breaks followed by `::` or `##[`. Run through the built dist/ against the simulator.
+ * names, URLs) is printed so that the runner can never read it as a workflow command: not with
+ * embedded line breaks (CR alone included) followed by `::` or `##[`, not with `##[` in the middle
+ * of a line, not after white space only .NET trims. Every printed line is read with the runner-like
+ * parser (audit.ts). Run through the built dist/ against the simulator.
  */
 import { createHmac } from 'node:crypto';
 import { commitFiles } from '../../simulator/index.js';
 import { runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
-import { buildPayload, injectedCommands } from './audit.js';
+import { renderLog } from '../helpers/run-action.js';
+import { buildPayload, injectedCommands, secretFindings } from './audit.js';
 
 const MARK = 'PWNED';
 /** Every way a line break can smuggle a command in, each carrying MARK where the runner would act on it. */
@@ -21,6 +24,14 @@ const HOSTILE = [
   `\n::stop-commands::${MARK}`,
   `\n::notice::${MARK}%0A::error::${MARK}`,
   `\u2028::debug::${MARK}`,
+  ` mid-line ##[add-mask]${MARK}`,
+  ` ##[error title=x]${MARK} forged`,
+  ` ##[stop-commands]${MARK}stop`,
+  ` ##[save-state name=stopped]true`,
+  `\n\u0085::add-mask::${MARK}`,
+  `\n\u00a0::error::${MARK}`,
+  `\n\u3000::stop-commands::${MARK}stop2`,
+  `\r##[set-output name=${MARK}]1`,
 ].join('');
 const hostile = (label: string): string => `${label} ${HOSTILE}`;
 
@@ -206,6 +217,32 @@ describe('workflow-command injection', () => {
     });
     const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
     expect(post.exitCode).toBe(0);
+    expectInert(main, post);
+  });
+
+  it('start-device-session: a hostile session URL and name cannot stop commands before the device token is masked', async () => {
+    // Only the text fields are hostile: the token stays a real token, so the log can be checked for it.
+    const mutate = (json: unknown): unknown => {
+      const data = (json as { data?: Record<string, unknown> }).data;
+      if (data) {
+        data.url = `https://svc.example/s/1 ##[stop-commands]${MARK}stop ##[save-state name=stopped]true`;
+        data.name = `\u0085::stop-commands::${MARK}stop\r##[stop-commands]${MARK}stop2`;
+      }
+      return json;
+    };
+    world.sim.injectFault({ method: 'POST', path: /^\/v2\/device-run-sessions$/, kind: 'mutate', mutate });
+    world.sim.injectFault({ method: 'GET', path: `${SESSIONS}/`, times: 500, kind: 'mutate', mutate });
+    const main = await startSession();
+    expect(main.exitCode).toBe(0);
+    const token = main.outputs['agent-device-remote-session-token'];
+    expect(token.length).toBeGreaterThan(8);
+    expect(main.state.stopped).not.toBe('true');
+    expect(renderLog(main.stdout, true)).not.toContain(token);
+    expect(secretFindings(main, token, 'device token')).toEqual([]);
+    world.sim.clearFaults();
+    const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
+    expect(post.exitCode).toBe(0);
+    expect(world.sim.activeSessions()).toEqual([]);
     expectInert(main, post);
   });
 

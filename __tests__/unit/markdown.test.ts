@@ -32,12 +32,14 @@ describe('markdownText', () => {
     const text = markdownText(HOSTILE_MESSAGE, 1000);
     expectInert(text);
     expect(text).toContain('@&#8203;octocat');
-    expect(text).toContain('&lt;img src\\=x onerror\\=alert\\(1\\)&gt;');
+    expect(text).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
     expect(text).toMatch(/trailing\\\\$/);
   });
 
   it('flattens lines, so nothing starts a heading, a list or a quote', () => {
-    expect(markdownText('a\n# Heading\n- item\n> quote')).toBe('a \\# Heading \\- item &gt; quote');
+    expect(markdownText('a\n# Heading\n- item\n> quote')).toBe('a \\# Heading - item &gt; quote');
+    expect(markdownText('- item')).toBe('\\- item');
+    expect(markdownText('1. item')).toBe('1\\. item');
   });
 });
 
@@ -80,11 +82,18 @@ describe('job summary and comment', () => {
   } as unknown as WorkflowRun;
 
   it('keeps every table row at its column count, and renders nothing from elsewhere as Markdown', () => {
-    const summary = renderRunSummary({ id: run.id, url: run.url, fileName: 'gate.yml' }, run);
+    const summary = renderRunSummary({
+      title: 'gate.yml',
+      runId: run.id,
+      runUrl: run.url ?? '',
+      run,
+      outcome: 'failed',
+      reason: HOSTILE_MESSAGE,
+    });
     const rows = summary.split('\n').filter((line) => line.startsWith('|'));
     const jobsHeader = rows.findIndex((row) => row.startsWith('| Job '));
-    rows.forEach((row, index) => expect(cells(row)).toHaveLength(index >= jobsHeader ? 4 : 2));
-    expect(rows.length).toBeGreaterThanOrEqual(8);
+    rows.forEach((row, index) => expect(cells(row)).toHaveLength(index >= jobsHeader ? 4 : 5));
+    expect(rows.length).toBeGreaterThanOrEqual(7);
     expectInert(summary.replace(/\(<https:\/\/svc\.example\/runs\/1>\)/g, ''));
   });
 
@@ -98,7 +107,7 @@ describe('job summary and comment', () => {
       url: 'javascript:alert(1)',
       remoteConfig: { webPreviewUrl: 'https://svc.example/preview/1' },
     } as unknown as DeviceSession;
-    const summary = renderSessionSummary(session, 'note');
+    const summary = renderSessionSummary({ session, outcome: 'ready', note: 'note' });
     expect(summary).toContain('[open](<https://svc.example/preview/1>)');
     expect(summary).not.toContain('javascript:');
     expectInert(summary.replace('(<https://svc.example/preview/1>)', ''));

@@ -70,12 +70,7 @@ describe('maskRemoteConfig', () => {
       'sig',
     ])
       expect(isCredentialName(name)).toBe(true);
-    for (const name of [
-      'keyboardLayout',
-      'monkey',
-      'authorName',
-      'signatureAlgorithmName2'.replace('signature', 'design'),
-    ])
+    for (const name of ['keyboardLayout', 'monkey', 'authorName', 'designName'])
       expect(isCredentialName(name)).toBe(false);
   });
 
