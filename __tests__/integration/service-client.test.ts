@@ -1,10 +1,14 @@
 /**
- * The service client against the simulator over loopback: envelope, errors by status with the
- * service's message, retries (and the lack of them for create/dispatch), Retry-After, deadlines,
- * the per-request timeout, the response size limit and connection reuse.
+ * The service client against the simulator over loopback, and against small servers that misbehave
+ * in ways the simulator does not: envelope, errors by status with the service's message, retries
+ * (and the lack of them for create/dispatch), Retry-After, deadlines, the per-attempt time limit
+ * (slow headers or a slow body), the 16 MiB answer cap, abort on cancellation, one keep-alive
+ * connection, a byte-order mark, JSON nested too deep, IPv6 literals and the /v2 base-URL hint.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { rm } from 'node:fs/promises';
+import { ActionFailure } from '../../src/errors.js';
 import { ServiceClient } from '../../src/service/client.js';
 import {
   NetworkError,
@@ -12,6 +16,7 @@ import {
   RetriesExhaustedError,
   ServiceError,
 } from '../../src/service/errors.js';
+import { startSimulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 const WORKFLOW = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
@@ -21,23 +26,29 @@ describe('ServiceClient against the simulator', () => {
   let world: World;
   let client: ServiceClient;
   const retries: string[] = [];
-  beforeEach(async () => {
+  const delays: number[] = [];
+  beforeAll(async () => {
     world = await createWorld({ 'ci.yml': WORKFLOW });
+  });
+  afterAll(async () => {
+    await world.sim.close();
+    await rm(world.repo.path, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    world.sim.reset();
     retries.length = 0;
+    delays.length = 0;
     client = new ServiceClient({
       baseUrl: world.sim.url,
       token: world.token,
       retry: FAST_RETRY,
       requestTimeoutMs: 500,
-      onRetry: ({ error }) => retries.push(error.message),
+      onRetry: ({ reason, delayMs }) => (retries.push(reason), delays.push(delayMs)),
     });
   });
-  afterEach(async () => {
-    client.dispose();
-    await world.sim.close();
-  });
+  afterEach(() => client.dispose());
 
-  it('dispatches, reads the run with its jobs, and reuses one connection', async () => {
+  it('dispatches, reads the run with its jobs, and keeps one connection for every request', async () => {
     const dispatched = await client.dispatchWorkflow({
       appId: world.project.id,
       gitRef: 'main',
@@ -51,8 +62,12 @@ describe('ServiceClient against the simulator', () => {
       requestedGitRef: 'refs/heads/main',
     });
     expect(run.jobs.map((job) => job.key)).toEqual(['build']);
+    const session = await client.createDeviceSession({ appId: world.project.id, platform: 'ios' });
+    await client.getDeviceSession(session.id);
+    await client.stopDeviceSession(session.id);
     await client.getWorkflowRun(dispatched.id);
-    expect(new Set(world.sim.requests.map((request) => request.connectionId))).toEqual(new Set([1]));
+    expect(world.sim.requests).toHaveLength(6);
+    expect(new Set(world.sim.requests.map((request) => request.connectionId)).size).toBe(1);
   });
 
   it('maps statuses to errors with the service message', async () => {
@@ -71,7 +86,12 @@ describe('ServiceClient against the simulator', () => {
       noToken.dispose();
       badToken.dispose();
     }
-    await expect(client.getWorkflowRun('not-a-uuid')).rejects.toMatchObject({ status: 400 });
+    // An id that is not a UUID never reaches a path.
+    const requestsBefore = world.sim.requests.length;
+    const refused = await client.getWorkflowRun('../sessions').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ActionFailure);
+    expect((refused as Error).message).toContain('was refused before any request');
+    expect(world.sim.requests).toHaveLength(requestsBefore);
     await expect(client.getWorkflowRun('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
       status: 404,
       message: expect.stringMatching(
@@ -107,9 +127,8 @@ describe('ServiceClient against the simulator', () => {
       headers: { 'Retry-After': '0.2' },
       times: 1,
     });
-    const started = Date.now();
     await expect(client.getWorkflowRun(id)).resolves.toMatchObject({ id });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(delays[1]).toBe(200);
     expect(retries).toEqual([
       expect.stringContaining('The service failed (502): non-JSON answer (text/html'),
       expect.stringContaining('Rate limited by the service (429 Too Many Requests)'),
@@ -205,44 +224,175 @@ describe('ServiceClient against the simulator', () => {
   });
 });
 
-describe('ServiceClient limits', () => {
-  let server: Server;
-  let url: string;
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      response.setHeader('content-type', 'application/json');
-      // 2 MiB of JSON: larger than the limit the test sets.
-      response.end(
-        JSON.stringify({ data: { id: 'x', status: 'new', jobs: [], padding: 'x'.repeat(2 * 1024 * 1024) } }),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+/** A simulator for device sessions only: no git repository behind its project. */
+async function sessionSimulator(host?: string) {
+  const sim = await startSimulator({ host, readinessDelayMs: 10 });
+  const account = sim.addAccount({ name: 'acme' });
+  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
+  return { sim, project, token: sim.addToken({ account }) };
+}
 
-  it('refuses an answer larger than the size limit', async () => {
-    const client = new ServiceClient({
-      baseUrl: url,
-      token: 't',
-      maxResponseBytes: 1024 * 1024,
-      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+describe('answers the service might send', () => {
+  let world: Awaited<ReturnType<typeof sessionSimulator>>;
+  let client: ServiceClient;
+  beforeEach(async () => {
+    world = await sessionSimulator();
+    client = new ServiceClient({ baseUrl: world.sim.url, token: world.token, retry: ONE_ATTEMPT });
+  });
+  afterEach(async () => {
+    client.dispose();
+    await world.sim.close();
+  });
+
+  it('reads JSON that starts with a UTF-8 byte-order mark', async () => {
+    const created = await client.createDeviceSession({ appId: world.project.id, platform: 'ios' });
+    world.sim.injectFault({
+      method: 'GET',
+      kind: 'mutate',
+      mutate: (json) => `\uFEFF${JSON.stringify(json)}`,
     });
+    await expect(client.getDeviceSession(created.id)).resolves.toMatchObject({ id: created.id });
+    expect(world.sim.requests.at(-1)?.fault).toBe('mutate');
+  });
+
+  it('refuses JSON nested 10,000 deep with a clear error that keeps the session id', async () => {
+    // Built as text: JSON.stringify itself cannot write nesting this deep.
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    world.sim.injectFault({
+      method: 'POST',
+      kind: 'mutate',
+      mutate: (json) => `${JSON.stringify(json).slice(0, -2)},"extra":${deep}}}`,
+    });
+    const error = await client
+      .createDeviceSession({ appId: world.project.id, platform: 'ios' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    const [session] = world.sim.sessions();
+    expect((error as ResponseFormatError).resourceId).toBe(session.id);
+    expect((error as Error).message).toMatch(
+      /^Creating the device session failed: the service's answer is nested more than 64 levels deep\. The service may have processed the request anyway; it was not repeated/,
+    );
+    expect((error as Error).message).not.toContain('call stack');
+  });
+});
+
+/** A bare HTTP server whose answers a test chooses, with its sockets tracked. */
+async function bareServer(
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<{ url: string; sockets: Set<Socket>; closed: Socket[]; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const closed: Socket[] = [];
+  const server: Server = createServer(handle);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => (sockets.delete(socket), closed.push(socket)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    sockets,
+    closed,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const IPV6 = await hasIPv6Loopback();
+const RUN_ID = '6a1c2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 };
+
+describe('limits of one attempt', () => {
+  const timers = new Set<NodeJS.Timeout>();
+  afterEach(() => {
+    for (const timer of timers) clearInterval(timer);
+    timers.clear();
+  });
+
+  it('refuses an answer larger than 16 MiB (the default cap)', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const server = await bareServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"data":');
+      let sent = 0;
+      const send = (): void => {
+        while (sent < 17) {
+          sent += 1;
+          if (!response.write(chunk)) return void response.once('drain', send);
+        }
+        response.end('null}');
+      };
+      response.on('error', () => undefined);
+      send();
+    });
+    const client = new ServiceClient({ baseUrl: server.url, token: 't', retry: ONE_ATTEMPT });
     try {
-      await expect(client.getWorkflowRun('x')).rejects.toThrow(/larger than 1048576 bytes/);
+      await expect(client.getWorkflowRun(RUN_ID)).rejects.toThrow(
+        `Reading workflow run ${RUN_ID} failed: the service's answer is larger than 16777216 bytes`,
+      );
     } finally {
       client.dispose();
+      await server.close();
+    }
+  });
+
+  it('the per-attempt time limit covers a body that trickles after the headers', async () => {
+    const server = await bareServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // A byte every 20 ms: the socket is never idle, so only a limit on the whole attempt ends it.
+      const timer = setInterval(() => response.write(' '), 20);
+      timers.add(timer);
+      response.on('close', () => clearInterval(timer));
+    });
+    const client = new ServiceClient({
+      baseUrl: server.url,
+      token: 't',
+      retry: ONE_ATTEMPT,
+      requestTimeoutMs: 300,
+    });
+    try {
+      const started = Date.now();
+      await expect(client.getWorkflowRun(RUN_ID)).rejects.toThrow(
+        `Reading workflow run ${RUN_ID} failed: no complete answer within 0.3 s`,
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      client.dispose();
+      await server.close();
+    }
+  });
+
+  it('an abort destroys the request in flight (the server sees its socket close)', async () => {
+    let received = false;
+    const server = await bareServer(() => {
+      received = true; // and never answers
+    });
+    const client = new ServiceClient({ baseUrl: server.url, token: 't', retry: ONE_ATTEMPT });
+    const controller = new AbortController();
+    try {
+      const reading = client.getWorkflowRun(RUN_ID, { signal: controller.signal }).catch((e: unknown) => e);
+      await until(() => received);
+      expect(server.closed).toHaveLength(0);
+      controller.abort();
+      const error = await reading;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as Error).message).toBe(
+        `Reading workflow run ${RUN_ID} was interrupted: the step was cancelled`,
+      );
+      await until(() => server.closed.length === 1);
+    } finally {
+      client.dispose();
+      await server.close();
     }
   });
 
   it('reports a refused connection as not processed', async () => {
-    const client = new ServiceClient({
-      baseUrl: 'http://127.0.0.1:1',
-      token: 't',
-      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
-    });
+    const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:1', token: 't', retry: ONE_ATTEMPT });
     try {
-      const error = await client.getWorkflowRun('x').catch((e: unknown) => e);
+      const error = await client.getWorkflowRun(RUN_ID).catch((e: unknown) => e);
       expect(error).toMatchObject({
         certainlyNotProcessed: true,
         message: expect.stringContaining('could not reach 127.0.0.1:1'),
@@ -252,3 +402,58 @@ describe('ServiceClient limits', () => {
     }
   });
 });
+
+describe('base URLs', () => {
+  it('a 404 under a base URL that ends in /v2 says to drop it', async () => {
+    const world = await sessionSimulator();
+    const client = new ServiceClient({
+      baseUrl: `${world.sim.url}/v2`,
+      token: world.token,
+      retry: ONE_ATTEMPT,
+    });
+    try {
+      const error = await client.getWorkflowRun(RUN_ID).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 404 });
+      expect((error as Error).message).toMatch(
+        /The base URL \/v2 ends in an API version: give the service's base URL without it \(the action adds \/v2 itself\)\.$/,
+      );
+      expect(world.sim.requests.map((request) => request.path)).toEqual([`/v2/v2/workflows/runs/${RUN_ID}`]);
+    } finally {
+      client.dispose();
+      await world.sim.close();
+    }
+  });
+
+  if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 base URL test is skipped.');
+  (IPV6 ? it : it.skip)('an IPv6 literal base URL (http://[::1]:PORT) works', async () => {
+    const { sim, project, token } = await sessionSimulator('::1');
+    const client = new ServiceClient({ baseUrl: sim.url, token });
+    try {
+      expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      const created = await client.createDeviceSession({ appId: project.id, platform: 'android' });
+      await expect(client.stopDeviceSession(created.id)).resolves.toMatchObject({ status: 'stopped' });
+      expect(sim.requests.map((request) => request.headers.host)).toEqual([
+        sim.url.slice('http://'.length),
+        sim.url.slice('http://'.length),
+      ]);
+    } finally {
+      client.dispose();
+      await sim.close();
+    }
+  });
+});
+
+async function hasIPv6Loopback(): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(0, '::1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  for (const started = Date.now(); !check();) {
+    if (Date.now() - started > ms) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
