@@ -1,14 +1,15 @@
 /**
- * `npm run bench`: the performance figures of issue 6, measured in one run against the simulator with
- * the committed bundle run exactly as the GitHub runner runs it (scripts/runner.ts), printed as a
- * table: figure | measured | budget | met?. Figures that depend on the machine are ratios measured in
- * the same run. It is a report, not a test: it exits 0 even when a budget is missed.
+ * `npm run bench`: the performance figures (README "Performance"), measured in one run against the
+ * simulator with the committed bundles run exactly as the GitHub runner runs them (scripts/runner.ts),
+ * printed as a table: figure | measured | budget | met?. Figures that depend on the machine are ratios
+ * measured in the same run. It is a report, not a test: it exits 0 even when a budget is missed
+ * (1 only when a measurement itself could not be made).
  *
  *   npm run bench                 # about a minute
  *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,6 +20,7 @@ import {
   type Simulator,
 } from '../simulator/index.js';
 import { ROOT, RUNTIMES, RUNTIME_NAMES, runAction, runPost, type ActionRun } from './runner.js';
+import { earlyStartProblems, measureEarlyStart } from './early-start.js';
 
 const WITH_CLI = process.argv.includes('--with-cli');
 const REPS = Number(process.env.BENCH_REPS) || 15;
@@ -66,6 +68,7 @@ const mb = (bytes: number): string => `${(bytes / MB).toFixed(2)} MB`;
 interface World {
   sim: Simulator;
   api: Record<string, string>;
+  repoPath: string;
 }
 
 async function createWorld(options: Parameters<typeof startSimulator>[0] = {}): Promise<World> {
@@ -74,7 +77,7 @@ async function createWorld(options: Parameters<typeof startSimulator>[0] = {}): 
   const account = sim.addAccount({ name: 'bench' });
   const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
   const token = sim.addToken({ account, role: 'developer', robot: true });
-  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id } };
+  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id }, repoPath: repo.path };
 }
 
 /** Service requests (control routes left out) received at or after `since` (epoch ms). */
@@ -88,40 +91,45 @@ function check(run: ActionRun, what: string): void {
 }
 
 // ------------------------------------------------------------------------------------------------
-// 1. Sizes of the committed bundle files.
+// 1. Sizes of the committed bundles: the file each step loads, dist/<entry>/index.js.
+
+const BUNDLE_BUDGET_MB = 0.9;
 
 function sizes(): void {
   const dist = join(ROOT, 'dist');
-  const files = readdirSync(dist)
-    .filter((file) => file.endsWith('.js'))
-    .map((file) => ({ file, bytes: statSync(join(dist, file)).size }));
-  const main = files.find((f) => f.file === 'main.js')?.bytes ?? NaN;
-  const post = files.find((f) => f.file === 'post.js')?.bytes ?? NaN;
-  const chunks = files.filter((f) => f.file !== 'main.js' && f.file !== 'post.js');
-  const largest = Math.max(main, post);
-  row(
-    'bundle size: dist/main.js (loaded by every step)',
-    mb(main),
-    `< 0.90 MB and < ${SMALLEST_COMPARABLE_MB} MB`,
-    main / MB < 0.9 && main / MB < SMALLEST_COMPARABLE_MB,
-  );
-  row(
-    'bundle size: dist/post.js',
-    mb(post),
-    `< ${SMALLEST_COMPARABLE_MB} MB`,
-    post / MB < SMALLEST_COMPARABLE_MB,
-  );
-  const chunkList = chunks
-    .sort((a, b) => b.bytes - a.bytes)
-    .map((f) => `${f.file} ${(f.bytes / 1024).toFixed(0)} kB`)
-    .join(', ');
-  row(
-    'lazy chunks in dist/ (loaded only by the step that needs them)',
-    `${chunks.length} files, ${mb(chunks.reduce((a, f) => a + f.bytes, 0))}`,
-    'each < 0.90 MB',
-    chunks.every((f) => f.bytes / MB < 0.9),
-  );
-  notes.push(`Chunks: ${chunkList}. Largest entry bundle ${mb(largest)}.`);
+  const entries = readdirSync(dist, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dist, entry.name, 'index.js')))
+    .map((entry) => entry.name)
+    // The root action's two bundles first, then the sub-actions by name.
+    .sort(
+      (a, b) =>
+        Number(b === 'main') - Number(a === 'main') ||
+        Number(b === 'post') - Number(a === 'post') ||
+        a.localeCompare(b),
+    );
+  for (const entry of entries) {
+    const bytes = statSync(join(dist, entry, 'index.js')).size;
+    const who =
+      entry === 'main'
+        ? 'root action, main step'
+        : entry === 'post'
+          ? 'the post step of the root action and of start-device-session'
+          : `${entry} sub-action`;
+    row(
+      `bundle size: dist/${entry}/index.js (${who})`,
+      mb(bytes),
+      `< ${BUNDLE_BUDGET_MB.toFixed(2)} MB (comparable actions: ${SMALLEST_COMPARABLE_MB}–1.56 MB)`,
+      bytes / MB < BUNDLE_BUDGET_MB,
+    );
+    // Other .js files beside it are chunks ncc split off; a step loads one only when it needs it.
+    const chunks = readdirSync(join(dist, entry)).filter(
+      (file) => file.endsWith('.js') && file !== 'index.js',
+    );
+    if (chunks.length > 0)
+      notes.push(
+        `dist/${entry}: ${chunks.map((file) => `${file} ${(statSync(join(dist, entry, file)).size / 1024).toFixed(0)} kB`).join(', ')} loaded only on demand (the pull-request comment).`,
+      );
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -139,6 +147,9 @@ function bare(binary: string): Promise<number> {
   });
 }
 
+/** A guard, not a target (issue 10): start-up never traded against clarity. */
+const STARTUP_GUARD = 5;
+
 async function startup(world: World): Promise<Map<string, number>> {
   const result = new Map<string, number>();
   for (const runtime of RUNTIME_NAMES) {
@@ -151,12 +162,15 @@ async function startup(world: World): Promise<Map<string, number>> {
       // timed from before spawn(): the conservative side for us.
       const since = Date.now();
       const run = await runAction({
+        entry: 'start-device-session',
         runtime,
-        inputs: { command: 'start-device-session', ...world.api, platform: 'android', wait: 'false' },
+        inputs: { ...world.api, platform: 'android', wait: 'false' },
       });
       check(run, 'start-up');
       const first = serviceRequests(world.sim, since)[0];
       firsts.push(Date.parse(first.receivedAt) - since);
+      // The session is forgotten rather than stopped: the post step is not what is measured here.
+      world.sim.reset();
     }
     const bareMedian = median(bares);
     const firstMedian = median(firsts);
@@ -166,8 +180,8 @@ async function startup(world: World): Promise<Map<string, number>> {
     row(
       `start-up on ${runtime}: process start → first request (median of ${REPS})`,
       `${ms(firstMedian)} vs node -e 0 ${ms(bareMedian)} = ${ratio.toFixed(2)}×`,
-      budgeted ? '≤ 2.00× bare Node' : '(reported)',
-      budgeted ? ratio <= 2 : undefined,
+      budgeted ? `≤ ${STARTUP_GUARD.toFixed(2)}× bare Node (a guard)` : '(reported)',
+      budgeted ? ratio <= STARTUP_GUARD : undefined,
     );
   }
   return result;
@@ -175,34 +189,35 @@ async function startup(world: World): Promise<Map<string, number>> {
 
 // ------------------------------------------------------------------------------------------------
 // 3. Readiness detection: a session / run that becomes ready / terminal at a random moment; the
-//    delay from that moment until the step's process exits, at a 1 s poll interval.
+//    delay from that moment until the step's process exits, at a 1 s poll interval, and the delay
+//    from the read that saw it (the step's last request) until the process exited.
 
 const INTERVAL_S = 1;
+const EXIT_AFTER_READ_MS = 250;
 
 async function readiness(world: World): Promise<void> {
-  const sessionDelays: number[] = [];
-  const runDelays: number[] = [];
+  const delays = { session: [] as number[], run: [] as number[] };
+  const exits = { session: [] as number[], run: [] as number[] };
+  const lastReadAt = (since: number): number =>
+    Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt);
   for (let i = 0; i < SAMPLES; i++) {
     // Session: ready after a random 0.3–2.8 s.
-    const readyAfter = 300 + Math.random() * 2500;
-    world.sim.setSessionBehaviour({ readinessDelayMs: readyAfter });
+    world.sim.setSessionBehaviour({ readinessDelayMs: 300 + Math.random() * 2500 });
     let readyAt = 0;
     const onStatus = (session: DeviceSession): void => {
       if (!readyAt && session.status === 'in-progress' && session.remoteConfig) readyAt = Date.now();
     };
     world.sim.events.on('session-status', onStatus);
+    let since = Date.now();
     const run = await runAction({
-      inputs: {
-        command: 'start-device-session',
-        ...world.api,
-        platform: 'android',
-        'poll-interval-seconds': String(INTERVAL_S),
-      },
+      entry: 'start-device-session',
+      inputs: { ...world.api, platform: 'android', 'poll-interval-seconds': String(INTERVAL_S) },
     });
     const exitedAt = Date.now();
     world.sim.events.off('session-status', onStatus);
     check(run, 'readiness (session)');
-    sessionDelays.push(exitedAt - readyAt);
+    delays.session.push(exitedAt - readyAt);
+    exits.session.push(exitedAt - lastReadAt(since));
     check(await runPost(run, { inputs: { ...world.api } }), 'readiness (post)');
 
     // Run: its one job takes a random 0.3–2.8 s.
@@ -212,9 +227,10 @@ async function readiness(world: World): Promise<void> {
       terminalAt ||= Date.now();
     };
     world.sim.events.on('run-completed', onRun);
+    since = Date.now();
     const dispatched = await runAction({
+      entry: 'run-workflow',
       inputs: {
-        command: 'run-workflow',
         ...world.api,
         workflow: 'bench.yml',
         'git-ref': 'main',
@@ -224,18 +240,27 @@ async function readiness(world: World): Promise<void> {
     const runExitedAt = Date.now();
     world.sim.events.off('run-completed', onRun);
     check(dispatched, 'readiness (run)');
-    runDelays.push(runExitedAt - terminalAt);
+    delays.run.push(runExitedAt - terminalAt);
+    exits.run.push(runExitedAt - lastReadAt(since));
   }
-  const limit = INTERVAL_S * 1000 + 250;
-  for (const [what, delays] of [
-    ['session ready', sessionDelays],
-    ['run terminal', runDelays],
+  world.sim.resetSessionBehaviour();
+  world.sim.clearJobBehaviour('only');
+  const limit = INTERVAL_S * 1000 + EXIT_AFTER_READ_MS;
+  for (const [what, key] of [
+    ['session ready', 'session'],
+    ['run terminal', 'run'],
   ] as const) {
     row(
       `readiness detection, ${what} at a random moment → step exits (${SAMPLES} samples, ${INTERVAL_S} s interval)`,
-      `mean ${ms(mean(delays))}, max ${ms(Math.max(...delays))}`,
+      `mean ${ms(mean(delays[key]))}, max ${ms(Math.max(...delays[key]))}`,
       `max ≤ ${ms(limit)}, mean ≈ ${ms((INTERVAL_S * 1000) / 2)}`,
-      Math.max(...delays) <= limit && mean(delays) <= (INTERVAL_S * 1000) / 2 + 250,
+      Math.max(...delays[key]) <= limit && mean(delays[key]) <= (INTERVAL_S * 1000) / 2 + EXIT_AFTER_READ_MS,
+    );
+    row(
+      `exit after the read that sees ${what} (its arrival at the service → process exit)`,
+      `mean ${ms(mean(exits[key]))}, max ${ms(Math.max(...exits[key]))}`,
+      `max ≤ ${ms(EXIT_AFTER_READ_MS)}`,
+      Math.max(...exits[key]) <= EXIT_AFTER_READ_MS,
     );
   }
 }
@@ -251,12 +276,8 @@ async function lifecycle(world: World): Promise<void> {
   world.sim.setSessionBehaviour({ readinessDelayMs: (N - 0.5) * FAST_S * 1000 });
   let since = Date.now();
   const main = await runAction({
-    inputs: {
-      command: 'start-device-session',
-      ...world.api,
-      platform: 'android',
-      'poll-interval-seconds': String(FAST_S),
-    },
+    entry: 'start-device-session',
+    inputs: { ...world.api, platform: 'android', 'poll-interval-seconds': String(FAST_S) },
   });
   check(main, 'lifecycle (session)');
   const mainRequests = serviceRequests(world.sim, since);
@@ -275,8 +296,8 @@ async function lifecycle(world: World): Promise<void> {
   world.sim.setJobBehaviour('only', { durationMs: (N - 0.5) * FAST_S * 1000 });
   since = Date.now();
   const run = await runAction({
+    entry: 'run-workflow',
     inputs: {
-      command: 'run-workflow',
       ...world.api,
       workflow: 'bench.yml',
       'git-ref': 'main',
@@ -284,6 +305,7 @@ async function lifecycle(world: World): Promise<void> {
     },
   });
   check(run, 'lifecycle (run)');
+  world.sim.clearJobBehaviour('only');
   const runRequests = serviceRequests(world.sim, since);
   row(
     `requests per lifecycle: run terminal after N = ${N} polls (dispatch, reads)`,
@@ -383,7 +405,7 @@ async function bigRun(world: World): Promise<void> {
   rmSync(join(rssFile, '..'), { recursive: true, force: true });
   for (const { runtime, afterLastResponse, rss, bareRss } of results) {
     row(
-      `1,000-job run on ${runtime}: last read received → step exited (serve ~${(JSON.stringify(thousandJobs({})).length / 1024).toFixed(0)} kB, parse, 8 outputs, summary, exit)`,
+      `1,000-job run on ${runtime} (root action, command: run-workflow): last read received → step exited (serve ~${(JSON.stringify(thousandJobs({})).length / 1024).toFixed(0)} kB, parse, 8 outputs, summary, exit)`,
       ms(afterLastResponse),
       '< 100 ms',
       afterLastResponse < 100,
@@ -395,43 +417,38 @@ async function bigRun(world: World): Promise<void> {
       rss / MB < 100,
     );
   }
-  await inProcess();
 }
 
-/** The same work in-process, from the compiled sources: where the milliseconds go. */
-async function inProcess(): Promise<void> {
-  const { workflowRunSchema } = await import('../src/service/contract.js');
-  const { renderRunSummary } = await import('../src/summary.js');
-  const body = JSON.stringify({
-    data: thousandJobs({ id: '11111111-1111-4111-8111-111111111111', url: 'https://example.invalid/r' }),
+// ------------------------------------------------------------------------------------------------
+// 7. The early-start pattern (scripts/early-start.ts): job start → device ready and app built.
+
+const PROVISIONING_MS = 3000;
+const BUILD_MS = 2000;
+
+async function earlyStart(world: World): Promise<void> {
+  const timing = { provisioningMs: PROVISIONING_MS, buildMs: BUILD_MS };
+  const result = await measureEarlyStart({
+    sim: world.sim,
+    api: { token: world.api.token, 'base-url': world.api['base-url'] },
+    appId: world.api['app-id'],
+    pollIntervalSeconds: '0.25',
+    ...timing,
   });
-  const timings = { parse: [] as number[], outputs: [] as number[], summary: [] as number[] };
-  for (let i = 0; i < 20; i++) {
-    let t = performance.now();
-    const parsed = workflowRunSchema.parse((JSON.parse(body) as { data: unknown }).data);
-    timings.parse.push(performance.now() - t);
-    t = performance.now();
-    JSON.stringify(parsed.jobs);
-    JSON.stringify(parsed.jobs.map((job) => job.buildId).filter(Boolean));
-    JSON.stringify(parsed.jobs.map((job) => job.submissionId).filter(Boolean));
-    JSON.stringify(Object.fromEntries(parsed.jobs.map((job) => [job.key, job.outputs ?? {}])));
-    timings.outputs.push(performance.now() - t);
-    t = performance.now();
-    renderRunSummary({ id: parsed.id, url: 'https://example.invalid/r', fileName: 'bench.yml' }, parsed);
-    timings.summary.push(performance.now() - t);
-  }
-  const first = (values: number[]): string =>
-    `${values[0].toFixed(1)} ms first, ${median(values).toFixed(1)} ms warm`;
+  const problems = earlyStartProblems(result, timing, Number.POSITIVE_INFINITY);
+  if (problems.length > 0) throw new Error(`early start: ${problems.join('; ')}`);
+  const overlap = Math.max(PROVISIONING_MS, BUILD_MS);
+  const sum = PROVISIONING_MS + BUILD_MS;
+  const midpoint = (overlap + sum) / 2;
   row(
-    '1,000-job run in-process (this Node): JSON + schema parse / outputs JSON / summary Markdown',
-    `${first(timings.parse)} / ${first(timings.outputs)} / ${first(timings.summary)}`,
-    '(breakdown)',
-    undefined,
+    `early start (P = ${PROVISIONING_MS / 1000} s provisioning, B = ${BUILD_MS / 1000} s build, 0.25 s interval): job start → device ready and app built`,
+    `early ${ms(result.earlyMs)} vs sequential ${ms(result.sequentialMs)}: saved ${ms(result.sequentialMs - result.earlyMs)}`,
+    `nearer max(P, B) = ${ms(overlap)} than P + B = ${ms(sum)}: < ${ms(midpoint)}`,
+    result.earlyMs < midpoint,
   );
 }
 
 // ------------------------------------------------------------------------------------------------
-// 7. The alternative: installing and starting the service's CLI (opt-in: downloads from the registry).
+// 8. The alternative: installing and starting the service's CLI (opt-in: downloads from the registry).
 
 function timed(
   command: string,
@@ -548,9 +565,11 @@ async function main(): Promise<void> {
     await readiness(world);
     await lifecycle(world);
     await bigRun(world);
+    await earlyStart(world);
     cli(ours.get(node24));
   } finally {
     await world.sim.close();
+    rmSync(world.repoPath, { recursive: true, force: true });
   }
   console.log('');
   print();

@@ -11,7 +11,6 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 // Every temporary directory of this process (the git repository, each step's runner files) goes
 // under one private root, so "nothing left behind" is a check of one directory, whatever else runs
@@ -20,7 +19,8 @@ const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 process.env.TMPDIR = TEMP_ROOT;
 
 const { makeTempWorkflowRepo, startSimulator } = await import('../simulator/index.js');
-const { maskWith, renderLog, runAction, runPost } = await import('./runner.js');
+const { maskWith, renderLog, runAction } = await import('./runner.js');
+const { earlyStartProblems, measureEarlyStart } = await import('./early-start.js');
 type ActionRun = Awaited<ReturnType<typeof runAction>>;
 
 const WORKFLOW = `name: Pull request gate
@@ -142,82 +142,28 @@ async function main(): Promise<void> {
       'wait-for-run should end when build_ios ends, before submit',
     );
 
-    // 3. The early-start pattern, against the sequential one.
-    sim.setSessionBehaviour({ readinessDelayMs: PROVISIONING_MS });
-    const device = { ...api, 'app-id': project.id, platform: 'ios', 'poll-interval-seconds': POLL };
-    const buildApp = (): Promise<void> => sleep(BUILD_MS); // stands for the app build
-
+    // 3. The early-start pattern, against the sequential one (scripts/early-start.ts).
     console.log(
       `\n${bold(`Early start: provisioning P = ${seconds(PROVISIONING_MS)}, app build B = ${seconds(BUILD_MS)}`)}`,
     );
-    // Sequential: start the device and wait for it, then build.
-    let jobStart = performance.now();
-    const sequential = await runAction({
-      entry: 'start-device-session',
-      inputs: { ...device, name: 'sequential' },
+    const timing = { provisioningMs: PROVISIONING_MS, buildMs: BUILD_MS };
+    const early = await measureEarlyStart({
+      sim,
+      api,
+      appId: project.id,
+      pollIntervalSeconds: POLL,
+      ...timing,
     });
-    await buildApp();
-    const sequentialMs = performance.now() - jobStart;
-    show('sequential: uses: svc-action/start-device-session (waits), then the build', sequential);
-    expect(
-      sequential.exitCode === 0 && sequential.outputs.status === 'in-progress',
-      'the sequential device should be ready',
-    );
-    const sequentialPost = await runPost(sequential, { inputs: api });
-    show('sequential: post step of start-device-session (end of job)', sequentialPost);
-    expect(sequentialPost.exitCode === 0, 'the post step should stop the sequential session');
-
-    // Early start: start without waiting, build, then wait for the session the first step exported.
-    jobStart = performance.now();
-    const started = await runAction({
-      entry: 'start-device-session',
-      inputs: { ...device, name: 'early start', wait: 'false' },
-    });
-    await buildApp();
-    const waited = await runAction({
-      entry: 'wait-for-device-session',
-      inputs: { ...api, 'poll-interval-seconds': POLL },
-      env: { SVC_DEVICE_SESSION_ID: started.env.SVC_DEVICE_SESSION_ID ?? '' },
-    });
-    const earlyMs = performance.now() - jobStart;
-    show('early start: uses: svc-action/start-device-session (wait: false)', started);
-    show('early start: the build, then uses: svc-action/wait-for-device-session', waited);
-    expect(
-      started.exitCode === 0 && started.env.SVC_DEVICE_SESSION_ID === started.outputs['session-id'],
-      'start-device-session with wait: false should export SVC_DEVICE_SESSION_ID',
-    );
-    expect(
-      waited.exitCode === 0 && waited.outputs.status === 'in-progress',
-      'wait-for-device-session should see the device ready',
-    );
-    const stopped = await runAction({
-      entry: 'stop-device-session',
-      inputs: { ...api, 'session-id': started.outputs['session-id'] ?? '' },
-    });
-    show('early start: uses: svc-action/stop-device-session (after the tests)', stopped);
-    expect(
-      stopped.exitCode === 0 && stopped.outputs.status === 'stopped',
-      'stop-device-session should stop the session',
-    );
-    const earlyPost = await runPost(started, { inputs: api });
-    show('early start: post step of start-device-session (end of job)', earlyPost);
-    expect(earlyPost.exitCode === 0, 'the post step after an explicit stop should succeed');
-
-    const overlap = Math.max(PROVISIONING_MS, BUILD_MS);
-    const sum = PROVISIONING_MS + BUILD_MS;
+    for (const { title, run } of early.steps) show(title, run);
+    problems.push(...earlyStartProblems(early, timing, OVERHEAD_ALLOWED_MS));
+    const { sequentialMs, earlyMs } = early;
     console.log(`\n${bold('Job start → device ready and app built (the tests can start):')}`);
-    console.log(`  sequential   ${seconds(sequentialMs)}   (P + B = ${seconds(sum)})`);
-    console.log(`  early start  ${seconds(earlyMs)}   (max(P, B) = ${seconds(overlap)})`);
+    console.log(`  sequential   ${seconds(sequentialMs)}   (P + B = ${seconds(PROVISIONING_MS + BUILD_MS)})`);
+    console.log(
+      `  early start  ${seconds(earlyMs)}   (max(P, B) = ${seconds(Math.max(PROVISIONING_MS, BUILD_MS))})`,
+    );
     console.log(
       `  saved        ${seconds(sequentialMs - earlyMs)} (${Math.round((100 * (sequentialMs - earlyMs)) / sequentialMs)}% of the sequential time; ideally min(P, B) = ${seconds(Math.min(PROVISIONING_MS, BUILD_MS))})`,
-    );
-    expect(
-      sequentialMs >= sum,
-      `the sequential pattern cannot take less than P + B (${seconds(sequentialMs)})`,
-    );
-    expect(
-      earlyMs >= overlap && earlyMs <= overlap + OVERHEAD_ALLOWED_MS,
-      `the early start should take about max(P, B), at most ${seconds(OVERHEAD_ALLOWED_MS)} more (${seconds(earlyMs)})`,
     );
 
     const sessions = sim.sessions().map((session) => `${session.name ?? session.id}: ${session.status}`);
