@@ -1,0 +1,285 @@
+/**
+ * What a step shows, for each outcome: the job summary and the log as the runner renders them,
+ * produced by the built bundles against the simulator and kept in docs/examples/ (linked from the
+ * README) so a reader sees them before installing the action. The test fails when what the step
+ * shows drifts from the committed examples; `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples`
+ * rewrites them, to be read and committed.
+ *
+ * Values that change from run to run (ids, ports, commit hashes, timestamps) are replaced by fixed
+ * ones when written; elapsed times and progress lines (whose exact sequence depends on timing) are
+ * left out of the comparison, but kept in the files.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { renderLog, runAction, ROOT, type ActionRun } from '../helpers/run-action.js';
+import { createWorld, until, type World } from '../helpers/world.js';
+
+const DIR = join(ROOT, 'docs', 'examples');
+const UPDATE = process.env.UPDATE_EXAMPLES === '1';
+const FAST = { 'poll-interval-seconds': '0.05' };
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({ 'e2e.yml': WORKFLOW }, { readinessDelayMs: 300, defaultJobDurationMs: 400 });
+});
+afterAll(async () => {
+  expect(world.sim.activeSessions()).toEqual([]);
+  await world.sim.close();
+});
+beforeEach(() => world.sim.reset());
+
+const WORKFLOW = `name: Pull request checks
+on:
+  workflow_dispatch: {}
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  build_android:
+    name: Build Android
+    type: build
+    params:
+      platform: android
+  e2e:
+    name: End-to-end tests
+    needs: [build_ios, build_android]
+    steps:
+      - run: npm test
+`;
+
+interface Example {
+  file: string;
+  title: string;
+  entry: string;
+  inputs: Record<string, string>;
+  /** Sets the simulator up before the step starts. */
+  arrange?: (world: World) => void;
+  /** Acts on the running step (a signal, a cancel) once `ready` holds. */
+  interrupt?: { ready: (world: World) => boolean; act: (child: ChildProcess, world: World) => void };
+  exitCode: number;
+}
+
+const run = (extra: Record<string, string> = {}) => ({
+  ...FAST,
+  workflow: 'e2e.yml',
+  'git-ref': 'main',
+  ...extra,
+});
+const session = (extra: Record<string, string> = {}) => ({
+  ...FAST,
+  platform: 'ios',
+  type: 'appium',
+  ...extra,
+});
+
+const EXAMPLES: Example[] = [
+  {
+    file: 'run-succeeded.md',
+    title: 'run-workflow: the run succeeds',
+    entry: 'run-workflow',
+    inputs: run(),
+    exitCode: 0,
+  },
+  {
+    file: 'run-failed.md',
+    title: 'run-workflow: a job fails',
+    entry: 'run-workflow',
+    inputs: run(),
+    arrange: (w) =>
+      w.sim.setJobBehaviour('e2e', {
+        durationMs: 300,
+        outcome: 'failure',
+        errorMessage: 'Detox: 3 of 120 tests failed',
+      }),
+    exitCode: 1,
+  },
+  {
+    file: 'run-canceled.md',
+    title: 'run-workflow: the run is canceled on the service',
+    entry: 'run-workflow',
+    inputs: run(),
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    interrupt: {
+      ready: (w) =>
+        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      act: (_child, w) => w.sim.cancelRun(w.sim.runs()[0].id),
+    },
+    exitCode: 1,
+  },
+  {
+    file: 'run-timed-out.md',
+    title: 'run-workflow: timeout-minutes is reached',
+    entry: 'run-workflow',
+    inputs: run({ 'timeout-minutes': '0.02' }),
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    exitCode: 1,
+  },
+  {
+    file: 'run-step-cancelled.md',
+    title: 'run-workflow: the step is cancelled while it waits',
+    entry: 'run-workflow',
+    inputs: run(),
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    interrupt: {
+      ready: (w) =>
+        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      act: (child) => child.kill('SIGINT'),
+    },
+    exitCode: 1,
+  },
+  {
+    file: 'run-jobs-gated.md',
+    title: 'run-workflow with `jobs`: the builds pass while the tests still run',
+    entry: 'run-workflow',
+    inputs: run({ jobs: 'build_ios, build_android' }),
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    exitCode: 0,
+  },
+  {
+    file: 'session-ready.md',
+    title: 'start-device-session: the session is ready',
+    entry: 'start-device-session',
+    inputs: session({ name: 'checkout flow' }),
+    exitCode: 0,
+  },
+  {
+    file: 'session-errored.md',
+    title: 'start-device-session: the session errors before it is ready',
+    entry: 'start-device-session',
+    inputs: session(),
+    arrange: (w) => w.sim.setSessionBehaviour({ errorAfterMs: 100, readinessDelayMs: 5_000 }),
+    exitCode: 1,
+  },
+  {
+    file: 'session-timed-out.md',
+    title: 'start-device-session: not ready within timeout-minutes (the session is stopped)',
+    entry: 'start-device-session',
+    inputs: session({ 'timeout-minutes': '0.01' }),
+    arrange: (w) => w.sim.setSessionBehaviour({ readinessDelayMs: 60_000 }),
+    exitCode: 1,
+  },
+  {
+    file: 'session-step-cancelled.md',
+    title: 'start-device-session: the step is cancelled while it waits (the session is stopped)',
+    entry: 'start-device-session',
+    inputs: session(),
+    arrange: (w) => w.sim.setSessionBehaviour({ readinessDelayMs: 60_000 }),
+    interrupt: { ready: (w) => w.sim.sessions().length > 0, act: (child) => child.kill('SIGINT') },
+    exitCode: 1,
+  },
+];
+
+async function show(example: Example): Promise<{ result: ActionRun; text: string }> {
+  example.arrange?.(world);
+  let child: ChildProcess | undefined;
+  const running = runAction({
+    entry: example.entry,
+    inputs: { ...world.api, ...example.inputs },
+    onSpawn: (spawned) => (child = spawned),
+  });
+  if (example.interrupt) {
+    const { ready, act } = example.interrupt;
+    await until(() => ready(world));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    act(child!, world);
+  }
+  const result = await running;
+  // A session the example left running (auto-stop: the post step) is stopped here, as the post step would.
+  for (const active of world.sim.activeSessions())
+    await fetch(`${world.sim.url}/v2/device-run-sessions/${active.id}/stop`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${world.token}` },
+    });
+  const inputs = Object.entries(example.inputs).map(([name, value]) => `    ${name}: ${value}`);
+  const text = [
+    `# ${example.title}`,
+    '',
+    '[All examples](README.md). Produced by `__tests__/e2e/examples.test.ts` with the built bundle against the simulator.',
+    '',
+    '```yaml',
+    `- uses: svc-actions/svc-action/${example.entry}@v1`,
+    '  with:',
+    ...inputs,
+    '```',
+    '',
+    `Exit code: ${result.exitCode}`,
+    '',
+    '## Log',
+    '',
+    '```text',
+    renderLog(result.stdout),
+    '```',
+    '',
+    '## Job summary',
+    '',
+    result.summary.trim(),
+    '',
+  ].join('\n');
+  return { result, text: stable(text) };
+}
+
+/** Fixed stand-ins for what changes from run to run, so the files read naturally and diff cleanly. */
+function stable(text: string): string {
+  const ids = new Map<string, string>();
+  let result = text
+    .replace(/(?<![-0-9a-f])[0-9a-f]{40}(?![-0-9a-f])/g, '3f2c9d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e')
+    .replace(/(?<![-0-9a-f])[0-9a-f]{12}(?![-0-9a-f])/g, '3f2c9d1e8b7a')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+      const n = ids.size + 1;
+      if (!ids.has(id))
+        ids.set(id, `${String(n).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`);
+      return ids.get(id)!;
+    });
+  // The summary links a run by the first characters of its id.
+  for (const [id, fixed] of ids) result = result.split(id.slice(0, 8)).join(fixed.slice(0, 8));
+  return result
+    .replace(/http\\?:\/\/127\\?\.0\\?\.0\\?\.1\\?:\d+/g, 'https://svc.example.com')
+    .replace(/127\.0\.0\.1:\d+/g, 'svc.example.com')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '2026-11-22T09:30:00.000Z');
+}
+
+/** The comparison leaves out what depends on timing: elapsed times and the progress lines themselves. */
+function comparable(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\[\d/.test(line) && !/^Received SIG/.test(line))
+    .join('\n')
+    .replace(/\b(\d+h\d{2}m|\d+m\d{2}s|\d+s)\b/g, '<t>');
+}
+
+describe('docs/examples: what the step shows for each outcome', () => {
+  const written: string[] = [];
+  afterAll(() => {
+    if (!UPDATE) return;
+    const index = [
+      '# What the steps show',
+      '',
+      'The job summary and the log (as the runner renders it) of a step for each outcome, produced by the',
+      'built bundles against the simulator. `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples` writes them again.',
+      '',
+      ...EXAMPLES.filter((example) => written.includes(example.file)).map(
+        (example) => `- [${example.title}](${example.file})`,
+      ),
+      '',
+    ].join('\n');
+    writeFileSync(join(DIR, 'README.md'), index);
+  });
+
+  test.each(EXAMPLES)('$file', async (example) => {
+    const { result, text } = await show(example);
+    expect(result.exitCode).toBe(example.exitCode);
+    expect(result.stderr).toBe('');
+    const path = join(DIR, example.file);
+    if (UPDATE) {
+      mkdirSync(DIR, { recursive: true });
+      writeFileSync(path, text);
+      written.push(example.file);
+      return;
+    }
+    expect(existsSync(path)).toBe(true);
+    expect(comparable(text)).toBe(comparable(readFileSync(path, 'utf8')));
+  });
+});
