@@ -5,7 +5,7 @@
  */
 import type { StartSessionSettings } from '../inputs/index.js';
 import { isUuid, type DeviceSession } from '../service/contract.js';
-import { ResponseFormatError } from '../service/errors.js';
+import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { renderSessionSummary } from '../summary.js';
 import { oneLine } from '../text.js';
 import { hostOf, type CommandContext } from './context.js';
@@ -42,6 +42,8 @@ export async function startDeviceSession(
       recordSession(context, error.resourceId, '', settings.exportEnv);
       return stopAndFail(context, { id: error.resourceId, url: '' }, error.message);
     }
+    // Refused for certain: no session exists, so the post step must not warn that one may.
+    if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
     throw error;
   }
   recordSession(context, created.id, created.url ?? '', settings.exportEnv);
@@ -59,7 +61,7 @@ export async function startDeviceSession(
       `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${settings.exportEnv ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
     );
     await io.appendSummary(
-      renderSessionSummary({ session: created, outcome: 'started', note: stopNote(settings) }),
+      renderSessionSummary({ session: created, outcome: 'started', note: stopNote(settings) }, io.redact),
     );
     return;
   }
@@ -92,4 +94,15 @@ function stopNote(settings: StartSessionSettings): string {
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+/**
+ * Whether a failed create certainly created nothing: an error answer (4xx: invalid, unauthorised,
+ * forbidden, not enabled), or a request that never reached the service. A 5xx or a lost answer may
+ * follow a session that exists, so those keep the post step's warning.
+ */
+function createdNothing(error: unknown): boolean {
+  if (error instanceof RetriesExhaustedError) return createdNothing(error.lastError);
+  if (error instanceof ServiceError) return error.status >= 400 && error.status < 500;
+  return error instanceof NetworkError && error.certainlyNotProcessed;
 }
