@@ -46,9 +46,34 @@ export class SecretRegistry {
 
   redact(text: string): string {
     let result = text;
-    for (const secret of this.secrets) result = result.split(secret).join('***');
+    for (const secret of this.secrets) {
+      result = result.split(secret).join('***');
+      // Text shortened before it got here ends in `…`: a cut through a secret leaves its start
+      // behind, which no whole-value match finds. Such a tail is hidden too.
+      if (result.includes('…'))
+        for (let length = secret.length - 1; length >= MIN_PARTIAL; length--)
+          result = result.split(`${secret.slice(0, length)}…`).join('***…');
+    }
     return result;
   }
+}
+
+/** The shortest start of a secret worth hiding at a cut: shorter ones are common text. */
+const MIN_PARTIAL = 4;
+
+/**
+ * Every string inside `value` (objects and arrays walked, others kept) with `redact` applied: for
+ * text from elsewhere that is rendered (Markdown escaping would otherwise change a secret's
+ * characters, `_` into `\_`, so that redacting the rendered text no longer finds it).
+ */
+export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, redact)) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]),
+    ) as T;
+  return value;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { DeviceSession, WorkflowRun } from './service/contract.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
+import { redactDeep } from './io.js';
 
 type Job = WorkflowRun['jobs'][number];
 
@@ -55,7 +56,9 @@ const RUN_HEADINGS: Record<RunOutcome, string> = {
   'unknown-jobs': '❌ `jobs` names jobs the run does not have',
 };
 
-export function renderRunSummary(report: RunReport): string {
+/** `redact` is applied to every value first: escaping would change a secret's characters. */
+export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
+  const report = redactDeep(input, redact);
   const { run } = report;
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
@@ -166,7 +169,8 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
   failed: '❌ could not be followed',
 };
 
-export function renderSessionSummary(report: SessionReport): string {
+export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
+  const report = redactDeep(input, redact);
   const { session } = report;
   const config = session.remoteConfig ?? undefined;
   const what = [session.platform, session.type]

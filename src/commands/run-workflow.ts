@@ -32,7 +32,10 @@ export async function runWorkflow(settings: RunWorkflowSettings, context: Comman
       `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
     );
     await io.appendSummary(
-      renderRunSummary({ title: settings.fileName, runId: dispatched.id, runUrl, outcome: 'not-followed' }),
+      renderRunSummary(
+        { title: settings.fileName, runId: dispatched.id, runUrl, outcome: 'not-followed' },
+        io.redact,
+      ),
     );
     return;
   }

@@ -113,12 +113,15 @@ export async function waitUntilReady(
     read: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>,
     extra: { stopped?: boolean; reason?: string; note?: string },
   ): string {
-    return renderSessionSummary({
-      session: { ...read, url: read.url ?? sessionUrl },
-      outcome,
-      waitedMs: now() - timing.startedAt,
-      ...extra,
-    });
+    return renderSessionSummary(
+      {
+        session: { ...read, url: read.url ?? sessionUrl },
+        outcome,
+        waitedMs: now() - timing.startedAt,
+        ...extra,
+      },
+      io.redact,
+    );
   }
 }
 

@@ -98,16 +98,19 @@ export async function followRun(
   const link = runUrl ? ` ${runUrl}` : '';
   const verdict = judge(outcome, followed, run, link);
   await io.appendSummary(
-    renderRunSummary({
-      title: followed.title,
-      runId: followed.runId,
-      runUrl,
-      run,
-      outcome: verdict.outcome,
-      jobs: followed.jobs,
-      waitedMs: now() - timing.startedAt,
-      reason: verdict.failure,
-    }),
+    renderRunSummary(
+      {
+        title: followed.title,
+        runId: followed.runId,
+        runUrl,
+        run,
+        outcome: verdict.outcome,
+        jobs: followed.jobs,
+        waitedMs: now() - timing.startedAt,
+        reason: verdict.failure,
+      },
+      io.redact,
+    ),
   );
   if (verdict.failure) throw new ActionFailure(verdict.failure);
   io.info(

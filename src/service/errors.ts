@@ -52,6 +52,7 @@ export class RetriesExhaustedError extends UserFacingError {
   constructor(
     message: string,
     readonly lastError: Error,
+    readonly reason: string = message,
   ) {
     super(message);
   }

@@ -126,17 +126,13 @@ export class ServiceHttp {
         if (!isRetryable(failure, spec.idempotent)) throw notRepeated(spec, failure);
         if (attempt >= this.retry.maxAttempts) {
           if (attempt === 1) throw failure;
-          throw new RetriesExhaustedError(
-            `${spec.operation} failed ${attempt} times in a row; giving up. Last error: ${reasonOf(failure)}`,
-            failure,
-          );
+          const reason = `failed ${attempt} times in a row; last error: ${reasonOf(failure)}`;
+          throw new RetriesExhaustedError(`${spec.operation} ${reason}`, failure, reason);
         }
         const delayMs = retryDelayMs(failure, attempt, this.retry);
         if (spec.deadline !== undefined && Date.now() + delayMs > spec.deadline) {
-          throw new RetriesExhaustedError(
-            `${spec.operation} failed and the time allowed for it ran out before another attempt. Last error: ${reasonOf(failure)}`,
-            failure,
-          );
+          const reason = `failed, and the time allowed ran out before another attempt; last error: ${reasonOf(failure)}`;
+          throw new RetriesExhaustedError(`${spec.operation} ${reason}`, failure, reason);
         }
         this.settings.onRetry?.({
           operation: spec.operation,

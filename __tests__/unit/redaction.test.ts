@@ -1,0 +1,50 @@
+/** Secrets stay hidden where text is shortened or escaped before it is printed. */
+import { SecretRegistry, redactDeep } from '../../src/io.js';
+import { oneLine } from '../../src/text.js';
+import { renderRunSummary } from '../../src/summary.js';
+
+const TOKEN = 'svc_robot_Z8k2mQ9xW4pL7vN3';
+
+test('a secret cut by shortening leaves no part of itself behind', () => {
+  const registry = new SecretRegistry();
+  registry.add(TOKEN);
+  const message = `${'x'.repeat(180)} the service said: token ${TOKEN} is revoked`;
+  const cut = oneLine(message, 215);
+  expect(cut).toContain(TOKEN.slice(0, 6));
+  const shown = registry.redact(cut);
+  expect(shown).toContain('***…');
+  expect(shown).not.toContain(TOKEN.slice(0, 6));
+  // An ordinary ellipsis after text that is not a secret's start is left alone.
+  expect(registry.redact('waiting…')).toBe('waiting…');
+});
+
+test('redactDeep hides secrets in every string of a value before it is rendered', () => {
+  const value = { a: [TOKEN, { b: `x${TOKEN}y` }], n: 3, z: null };
+  expect(redactDeep(value, (text) => text.split(TOKEN).join('***'))).toEqual({
+    a: ['***', { b: 'x***y' }],
+    n: 3,
+    z: null,
+  });
+});
+
+test('a job summary never shows a secret, even where Markdown escaping would change its characters', () => {
+  const registry = new SecretRegistry();
+  registry.add(TOKEN);
+  const markdown = renderRunSummary(
+    {
+      title: 'e2e.yml',
+      runId: '11111111-1111-4111-8111-111111111111',
+      runUrl: 'https://svc.example.com/r',
+      outcome: 'failed',
+      run: {
+        id: '11111111-1111-4111-8111-111111111111',
+        status: 'failure',
+        jobs: [{ id: 'j', key: 'e2e', status: 'failure', errors: [`auth failed for ${TOKEN}`] }],
+      },
+    },
+    (text) => registry.redact(text),
+  );
+  expect(markdown).toContain('auth failed for \\*\\*\\*');
+  // Escaped, the token would read svc\_robot\_…: neither form may appear.
+  expect(markdown).not.toContain('Z8k2mQ9xW4pL7vN3');
+});
