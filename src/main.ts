@@ -64,7 +64,8 @@ export async function run(command?: Command, io: ActionIO = createCoreIO()): Pro
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
-    failure = reportFailure(io, error);
+    // Redacted before the comment escapes it as Markdown (escaping would change a secret's characters).
+    failure = io.redact(reportFailure(io, error));
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
