@@ -145,7 +145,7 @@ describe('ServiceClient against the simulator', () => {
     const error = await client.getWorkflowRun(id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetriesExhaustedError);
     expect((error as Error).message).toMatch(
-      /^Reading workflow run .* failed 4 times in a row; giving up\. Last error: .*503/,
+      /^Reading workflow run .* failed 4 times in a row; .*last error: .*503/i,
     );
   });
 
@@ -164,7 +164,7 @@ describe('ServiceClient against the simulator', () => {
     });
     const started = Date.now();
     await expect(client.getWorkflowRun(id, { deadline: Date.now() + 1000 })).rejects.toThrow(
-      /the time allowed for it ran out/,
+      /the time allowed (for it )?ran out/,
     );
     expect(Date.now() - started).toBeLessThan(1000);
   });
