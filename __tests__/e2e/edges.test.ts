@@ -1,0 +1,186 @@
+/**
+ * The edges, through the built bundles on Node 24 (the runtime action.yml declares): bad inputs end
+ * the step before any request (the rules themselves are unit-tested in __tests__/unit/inputs/), an
+ * IPv6 base URL works end to end, a session whose create answer is unusable is still stopped,
+ * stopping an unknown session says what that means, and special files as `payload-file` end the
+ * step at once.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { runAction, type ActionRun, type RunOptions } from '../helpers/run-action.js';
+import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { errorLines } from '../security/audit.js';
+
+const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A simulator for device sessions only (no git repository behind its project). */
+async function sessionSimulator(host?: string) {
+  const sim = await startSimulator({ host, readinessDelayMs: 50 });
+  const account = sim.addAccount({ name: 'acme' });
+  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
+  const token = sim.addToken({ account, role: 'developer' });
+  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id } };
+}
+
+const apiRequests = (sim: Simulator) => sim.requests.filter((request) => !request.control);
+
+function step(
+  entry: string,
+  inputs: Record<string, string>,
+  extra: Partial<RunOptions> = {},
+): Promise<ActionRun> {
+  return runAction({ entry, runtime: 'node24', inputs, timeoutMs: 20_000, ...extra });
+}
+
+/** Exit 1 with exactly one error annotation, no stack trace, no kill. */
+function expectOneError(run: ActionRun): string {
+  expect(run.signal).toBeNull();
+  expect(run.exitCode).toBe(1);
+  expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
+  const errors = errorLines(run);
+  expect(errors).toHaveLength(1);
+  return errors[0];
+}
+
+describe('edges on node24', () => {
+  let world: Awaited<ReturnType<typeof sessionSimulator>>;
+  beforeAll(async () => {
+    world = await sessionSimulator();
+  });
+  afterAll(() => world.sim.close());
+  beforeEach(() => world.sim.reset());
+
+  it('bad inputs end the step before any request, with one error naming the input', async () => {
+    const { api } = world;
+    const password = 's3cr3t-pw';
+    const [inputs, platform, command, token, baseUrl] = await Promise.all([
+      step('main', {
+        ...api,
+        command: 'run-workflow',
+        workflow: 'e2e.yml',
+        'git-ref': 'main',
+        inputs: 'v: 1.10',
+      }),
+      step('main', { ...api, command: 'start-device-session', platform: 'iOS' }),
+      step('main', { ...api, command: 'Run-Workflow' }),
+      // A character an HTTP header cannot carry: an input error, not six failed requests.
+      step('stop-device-session', { ...api, token: `${api.token}é`, 'session-id': UNKNOWN_ID }),
+      step('stop-device-session', {
+        ...api,
+        'base-url': `https://ci:${password}@svc.example`,
+        'session-id': UNKNOWN_ID,
+      }),
+    ]);
+    expect(expectOneError(inputs)).toContain(
+      '`inputs.v` is written `1.10`, which YAML reads as the number 1.1; quote it',
+    );
+    expect(expectOneError(platform)).toContain(
+      '`platform` is `iOS`; allowed: android, ios. Did you mean `ios`?',
+    );
+    expect(expectOneError(command)).toContain('`command` is `Run-Workflow`;');
+    expect(expectOneError(token)).toContain('`token` must be a single word of printable ASCII characters');
+    expect(expectOneError(baseUrl)).toContain('`base-url` must not contain credentials');
+    for (const run of [token, baseUrl]) {
+      const everything = [run.stdout, run.stderr, ...Object.values(run.files)].join('\n');
+      expect(everything).not.toContain(password);
+      expect(everything.replace(`::add-mask::${api.token}é`, '')).not.toContain(`${api.token}é`);
+    }
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('a session whose create answer is nested too deep is stopped by the main step', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    world.sim.injectFault({
+      method: 'POST',
+      path: '/v2/device-run-sessions',
+      // Built as text: JSON.stringify itself cannot write nesting this deep.
+      mutate: (json) => `${JSON.stringify(json).slice(0, -2)},"extra":${deep}}}`,
+      kind: 'mutate',
+    });
+    const run = await step('start-device-session', {
+      ...world.api,
+      platform: 'ios',
+      'poll-interval-seconds': '0.05',
+    });
+    const error = expectOneError(run);
+    expect(error).toContain(
+      "Creating the device session failed: the service's answer is nested more than 64 levels deep.",
+    );
+    expect(error).toContain('The session was stopped.');
+    expect(error).not.toContain('call stack');
+    const [session] = world.sim.sessions();
+    expect(world.sim.getSession(session.id)?.status).toBe('stopped');
+    expect(world.sim.sessionEndedBy(session.id)).toBe('stop-operation');
+    expect(run.outputs['session-id']).toBe(session.id);
+    expect(run.state).toMatchObject({ 'session-id': session.id, stopped: 'true' });
+  });
+
+  it('stopping an unknown session says it does not exist or cannot be seen, without advising to stop it again', async () => {
+    const run = await step('stop-device-session', { ...world.api, 'session-id': UNKNOWN_ID });
+    const error = expectOneError(run);
+    expect(error).toContain(
+      `Device session ${UNKNOWN_ID} was not found: it does not exist, or this token cannot see it (404: `,
+    );
+    expect(error).not.toMatch(/stop-device-session|stop it|try again/i);
+    expect(apiRequests(world.sim).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /v2/device-run-sessions/${UNKNOWN_ID}/stop`,
+    ]);
+  });
+
+  it('payload-file of /dev/zero or a named pipe ends at once with a clear error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-edges-'));
+    try {
+      const fifo = join(dir, 'body.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const webhook = { 'webhook-secret': 'w'.repeat(20), signature: `sha1=${'0'.repeat(40)}` };
+      const runs = await Promise.all(
+        ['/dev/zero', fifo].map((path) =>
+          step('verify-webhook', { ...webhook, 'payload-file': path }, { timeoutMs: 15_000 }),
+        ),
+      );
+      for (const [run, path] of [
+        [runs[0], '/dev/zero'],
+        [runs[1], fifo],
+      ] as const)
+        expect(expectOneError(run)).toContain(
+          `\`payload-file\` (${path}) is not a regular file; give the path of the file that holds the body.`,
+        );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const IPV6 = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
+if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 end-to-end test is skipped.');
+
+(IPV6 ? describe : describe.skip)('IPv6 base URL on node24', () => {
+  it('start-device-session and its post step work against http://[::1]:PORT', async () => {
+    const { sim, api } = await sessionSimulator('::1');
+    try {
+      expect(api['base-url']).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      const inputs = { ...api, platform: 'android', type: 'appium', 'poll-interval-seconds': '0.05' };
+      const main = await step('start-device-session', inputs);
+      expect(main.exitCode).toBe(0);
+      const [session] = sim.sessions();
+      expect(main.outputs).toMatchObject({ 'session-id': session.id, status: 'in-progress' });
+      expect(main.state['base-url']).toBe(api['base-url']);
+      const post = await step('post', inputs, { state: main.state });
+      expect(post.exitCode).toBe(0);
+      expect(sim.getSession(session.id)?.status).toBe('stopped');
+      expect(new Set(apiRequests(sim).map((request) => request.headers.host))).toEqual(
+        new Set([api['base-url'].slice('http://'.length)]),
+      );
+    } finally {
+      await sim.close();
+    }
+  });
+});
