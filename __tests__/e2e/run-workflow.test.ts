@@ -1,9 +1,15 @@
 /**
- * run-workflow end to end: the committed dist/ bundle, run as the runner runs it, against the
- * simulator, on Node 20 and Node 24. Each test asserts outputs, exit code and requests made.
+ * run-workflow end to end: the built bundles run as the runner runs them (inputs with their
+ * action.yml defaults, the GITHUB_* files), against the simulator, on the Node 24 that action.yml
+ * declares. The sub-action (`uses: OWNER/REPO/run-workflow`) and the root action (`command:
+ * run-workflow`) run side by side in the tests of the exit rules: one contract, two doors.
  */
-import { runAction, RUNTIME_NAMES } from '../helpers/run-action.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStep, type ActionRun, type StepOptions } from '../helpers/run-action.js';
 import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import type { WorkflowRun } from '../../simulator/index.js';
 
 const GATE = `name: Gate
 on:
@@ -20,6 +26,10 @@ jobs:
     type: build
     params:
       platform: ios
+  build_android:
+    type: build
+    params:
+      platform: android
   test:
     name: Tests
     needs: [build_ios]
@@ -27,7 +37,7 @@ jobs:
       result: passed
   submit:
     type: submit
-    needs: [test]
+    needs: [test, build_android]
     params:
       platform: ios
 `;
@@ -42,178 +52,310 @@ jobs:
     type: build
 `;
 
-const FAST = { 'poll-interval-seconds': '0.05' };
+/** The two ways to call the command, as a workflow writes them. */
+const ACTIONS = ['run-workflow', 'root'] as const;
+type Action = (typeof ACTIONS)[number];
 
-describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
-  let world: World;
-  beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': GATE, 'release.yml': APPROVAL }, { defaultJobDurationMs: 60 });
+interface Job {
+  key: string;
+  status: string;
+  buildId: string | null;
+}
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({ 'gate.yml': GATE, 'release.yml': APPROVAL }, { defaultJobDurationMs: 40 });
+});
+afterAll(() => world.sim.close());
+// Runs, job behaviours, faults and recorded requests of one test never reach the next.
+beforeEach(() => world.sim.reset());
+
+function run(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
+  return runStep(action, {
+    ...options,
+    inputs: {
+      ...(action === 'root' ? { command: 'run-workflow' } : {}),
+      ...world.api,
+      workflow: 'gate.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      ...inputs,
+    },
   });
-  afterEach(() => world.sim.close());
+}
 
-  const run = (inputs: Record<string, string>, env: Record<string, string> = {}) =>
-    runAction({
-      runtime,
-      inputs: {
-        command: 'run-workflow',
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        ...FAST,
-        ...inputs,
-      },
-      env,
-    });
+/** Both doors at once; each result is matched to its run by the `run-id` it output. */
+async function both(
+  inputs: Record<string, string> = {},
+  options: StepOptions = {},
+): Promise<Array<[Action, ActionRun]>> {
+  const results = await Promise.all(ACTIONS.map((action) => run(action, inputs, options)));
+  return ACTIONS.map((action, index) => [action, results[index]]);
+}
 
+function simRunOf(result: ActionRun): WorkflowRun {
+  const simRun = world.sim.getRun(result.outputs['run-id']);
+  if (!simRun) throw new Error(`no run ${result.outputs['run-id']} in the simulator:\n${result.stdout}`);
+  return simRun;
+}
+
+const jobsOf = (result: ActionRun): Job[] => JSON.parse(result.outputs.jobs) as Job[];
+
+describe('run-workflow, as the sub-action and as the root action', () => {
   it('gates on a successful run: outputs, summary, one dispatch then reads on one connection', async () => {
-    const result = await run({ inputs: 'profile: production' });
-    expect(result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
-    const [simRun] = world.sim.runs();
-    expect(simRun.status).toBe('success');
-    expect(result.outputs).toMatchObject({
-      'run-id': simRun.id,
-      'run-url': simRun.url,
-      status: 'success',
-      'git-commit-hash': world.repo.headSha,
-    });
-    const jobs = JSON.parse(result.outputs.jobs) as Array<{
-      key: string;
-      status: string;
-      buildId: string | null;
-    }>;
-    expect(jobs.map((job) => [job.key, job.status])).toEqual([
-      ['build_ios', 'success'],
-      ['test', 'success'],
-      ['submit', 'success'],
-    ]);
-    expect(JSON.parse(result.outputs['build-ids'])).toEqual([jobs[0].buildId]);
-    expect(JSON.parse(result.outputs['submission-ids'])).toHaveLength(1);
-    expect(JSON.parse(result.outputs['job-outputs'])).toMatchObject({ test: { result: 'passed' } });
-    expect(result.stdout).toMatch(/\[\d+s\] job build_ios \(Build iOS\): success/);
-    expect(result.summary).toContain('| Status | ✅ success |');
-    expect(result.summary).toMatch(
-      /\| Build iOS \(`build_ios`\) \| build \| ✅ success \| build `[0-9a-f-]{36}` \|/,
-    );
+    for (const [action, result] of await both({ inputs: 'profile: production' })) {
+      expect({ action, stderr: result.stderr, exitCode: result.exitCode }).toEqual({
+        action,
+        stderr: '',
+        exitCode: 0,
+      });
+      // The defaults the runner fills in are not "inputs this command does not use".
+      expect(result.stdout).not.toContain('::warning::');
+      const simRun = simRunOf(result);
+      expect(simRun.status).toBe('success');
+      expect(result.outputs).toMatchObject({
+        'run-url': simRun.url,
+        status: 'success',
+        'git-commit-hash': world.repo.headSha,
+      });
+      const jobs = jobsOf(result);
+      expect(jobs.map((job) => [job.key, job.status])).toEqual([
+        ['build_ios', 'success'],
+        ['build_android', 'success'],
+        ['test', 'success'],
+        ['submit', 'success'],
+      ]);
+      expect(JSON.parse(result.outputs['build-ids'])).toEqual([jobs[0].buildId, jobs[1].buildId]);
+      expect(JSON.parse(result.outputs['submission-ids'])).toHaveLength(1);
+      expect(JSON.parse(result.outputs['job-outputs'])).toMatchObject({ test: { result: 'passed' } });
+      expect(result.stdout).toMatch(/\[\d+s\] job build_ios \(Build iOS\): success/);
+      expect(result.summary).toContain('succeeded');
+      expect(result.summary).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|.*build `[0-9a-f-]{36}`/);
 
-    const requests = apiRequests(world.sim);
-    expect(requests[0]).toBe('POST /v2/workflows/dispatch');
-    expect(requests.slice(1).every((line) => line === `GET /v2/workflows/runs/${simRun.id}`)).toBe(true);
-    const dispatch = world.sim.requests[0];
-    expect(dispatch.body).toEqual({
-      appId: world.project.id,
-      gitRef: 'main',
-      fileName: 'gate.yml',
-      inputs: { profile: 'production' },
-    });
-    expect(dispatch.headers.authorization).toBe(`Bearer ${world.token}`);
-    expect(new Set(world.sim.requests.map((request) => request.connectionId)).size).toBe(1);
+      // One dispatch, then reads of that run only, all on the dispatch's keep-alive connection.
+      const reads = world.sim.requests.filter(
+        (request) => request.path === `/v2/workflows/runs/${simRun.id}`,
+      );
+      expect(reads.length).toBeGreaterThan(0);
+      expect(new Set(reads.map((request) => request.connectionId)).size).toBe(1);
+      const dispatch = world.sim.requests.find(
+        (request) => request.method === 'POST' && request.connectionId === reads[0].connectionId,
+      );
+      expect(dispatch?.path).toBe('/v2/workflows/dispatch');
+      expect(dispatch?.body).toEqual({
+        appId: world.project.id,
+        gitRef: 'main',
+        fileName: 'gate.yml',
+        inputs: { profile: 'production' },
+      });
+      expect(dispatch?.headers.authorization).toBe(`Bearer ${world.token}`);
+    }
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
   });
 
-  it('fails on a failed run and names the failed job', async () => {
+  it('fails on a failed run, naming the failed job and linking the run', async () => {
     world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 3 tests failed' });
-    const result = await run({});
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs.status).toBe('failure');
-    expect(result.stdout).toMatch(
-      /::error::Workflow run [0-9a-f-]+ ended with status failure\. Failed jobs: test \(Tests\) \(failure: Detox: 3 tests failed\)\. http/,
-    );
-    const jobs = JSON.parse(result.outputs.jobs) as Array<{ key: string; status: string }>;
-    expect(jobs.find((job) => job.key === 'submit')?.status).toBe('skipped');
-    expect(result.summary).toContain('❌ failure');
+    for (const [, result] of await both()) {
+      const simRun = simRunOf(result);
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs.status).toBe('failure');
+      expect(result.stdout).toContain(
+        `::error::Workflow run ${simRun.id} ended with status failure. Failed jobs: test (Tests) (failure: Detox: 3 tests failed). ${simRun.url}`,
+      );
+      expect(jobsOf(result).find((job) => job.key === 'submit')?.status).toBe('skipped');
+      expect(result.summary).toContain('❌ failure');
+      // The job's own error, on top of the summary (as text: Markdown escapes its colon).
+      expect(result.summary).toMatch(/\*\*Failed jobs\*\*\s+- Tests \(`test`\): Detox\\?: 3 tests failed/);
+    }
   });
 
   it('fails on a canceled run', async () => {
-    world.sim.setJobBehaviour('build_ios', { durationMs: 5000 });
-    const pending = run({});
-    const simRun = await until(() => world.sim.runs().find((r) => r.status === 'in-progress'));
-    world.sim.cancelRun(simRun.id);
-    const result = await pending;
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs.status).toBe('canceled');
-    expect(result.stdout).toContain('ended with status canceled');
+    world.sim.setJobBehaviour('build_ios', { durationMs: 10_000 });
+    const pending = both();
+    const started = await until(() => {
+      const running = world.sim.runs().filter((r) => r.status === 'in-progress');
+      return running.length === 2 && running;
+    });
+    for (const simRun of started) world.sim.cancelRun(simRun.id);
+    for (const [, result] of await pending) {
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs.status).toBe('canceled');
+      expect(result.stdout).toContain(
+        `::error::Workflow run ${result.outputs['run-id']} ended with status canceled.`,
+      );
+      expect(result.stdout).toContain(simRunOf(result).url);
+    }
   });
 
-  it('keeps waiting through action-required, says so once, and passes after approval', async () => {
-    const pending = run({ workflow: 'release.yml' });
-    const simRun = await until(() => world.sim.runs().find((r) => r.status === 'action-required'));
+  it('keeps waiting through action-required, says so once with the run URL, and passes after approval', async () => {
+    const pending = both({ workflow: 'release.yml' });
+    const waiting = await until(() => {
+      const held = world.sim.runs().filter((r) => r.status === 'action-required');
+      return held.length === 2 && held;
+    });
+    // Several reads see action-required before the approval comes.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    world.sim.approve(simRun.id);
-    const result = await pending;
-    expect(result.exitCode).toBe(0);
-    expect(result.outputs.status).toBe('success');
-    expect(result.stdout.match(/::notice::The workflow run is waiting for a manual action/g)).toHaveLength(1);
-    expect(result.stdout).toContain(simRun.url);
+    for (const simRun of waiting) world.sim.approve(simRun.id);
+    for (const [, result] of await pending) {
+      expect(result.exitCode).toBe(0);
+      expect(result.outputs.status).toBe('success');
+      const notices = result.stdout.match(/^::notice::The workflow run is waiting for a manual action.*$/gm);
+      expect(notices).toEqual([expect.stringContaining(simRunOf(result).url)]);
+    }
   });
 
   it('fails at timeout-minutes, links the run and sets the last status', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    const result = await run({ 'timeout-minutes': '0.005' });
-    expect(result.exitCode).toBe(1);
+    for (const [, result] of await both({ 'timeout-minutes': '0.005' })) {
+      const simRun = simRunOf(result);
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs.status).toBe('in-progress');
+      expect(result.stdout).toContain(
+        `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.005); last status: in-progress.`,
+      );
+      expect(result.stdout).toMatch(new RegExp(`::error::.*${simRun.url}`));
+    }
+  });
+
+  it('with wait: false sets run-id, run-url and status new, names wait-for-run, and makes no read', async () => {
+    for (const [, result] of await both({ wait: 'false' })) {
+      expect(result.exitCode).toBe(0);
+      const simRun = simRunOf(result);
+      expect(result.outputs).toEqual({ 'run-id': simRun.id, 'run-url': simRun.url, status: 'new' });
+      expect(result.stdout).toMatch(new RegExp(`^Not waiting .*wait-for-run.*${simRun.id}`, 'm'));
+    }
+    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
+  });
+
+  it('SIGINT while waiting: exits 1, saying that the run goes on', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const signalled: Record<string, number> = {};
+    const results = await Promise.all(
+      ACTIONS.map((action) =>
+        run(
+          action,
+          {},
+          {
+            onSpawn: (child) => {
+              // Once it follows the run (its first progress line), as a cancelled job would be.
+              child.stdout?.on('data', (chunk: Buffer) => {
+                if (!signalled[action] && chunk.toString().includes('run: in-progress')) {
+                  signalled[action] = Date.now();
+                  child.kill('SIGINT');
+                }
+              });
+            },
+          },
+        ),
+      ),
+    );
+    for (const result of results) {
+      const simRun = simRunOf(result);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toContain('Received SIGINT: cancelling.');
+      expect(result.stdout).toContain(
+        `::error::Stopped waiting for workflow run ${simRun.id}: the step was cancelled. The run goes on. ${simRun.url}`,
+      );
+      // The step only stopped following: the run itself was not cancelled.
+      expect(simRun.status).toBe('in-progress');
+    }
+    expect(Object.keys(signalled).sort()).toEqual([...ACTIONS].sort());
+  });
+});
+
+describe('run-workflow with jobs', () => {
+  it('ends when the listed builds are done while submit still runs, and succeeds', async () => {
+    world.sim.setJobBehaviour('submit', { durationMs: 60_000 });
+    const result = await run('run-workflow', { jobs: 'build_ios,build_android' });
+    expect(result.exitCode).toBe(0);
+    const simRun = simRunOf(result);
+    expect(simRun.status).toBe('in-progress');
+    expect(simRun.jobs.find((job) => job.key === 'submit')?.status).toBe('in-progress');
     expect(result.outputs.status).toBe('in-progress');
-    const [simRun] = world.sim.runs();
-    expect(result.stdout).toContain(
-      `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.005); last status: in-progress. ${simRun.url}`,
+    const jobs = jobsOf(result);
+    expect(jobs.filter((job) => job.key.startsWith('build_')).map((job) => job.status)).toEqual([
+      'success',
+      'success',
+    ]);
+    expect(result.stdout).toMatch(/Listed jobs succeeded in .*\(the run goes on: in-progress\)/);
+    expect(result.summary).toContain('(not followed)');
+    world.sim.cancelRun(simRun.id);
+  });
+
+  it('fails when a listed job fails, naming it', async () => {
+    world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle exploded' });
+    const result = await run('run-workflow', { jobs: 'build_ios\nbuild_android' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(
+      /::error::Not every listed job succeeded\. Failed jobs: build_android \(failure: Gradle exploded\)\./,
     );
   });
 
-  it('with wait: false sets run-id and run-url and makes no read', async () => {
-    const result = await run({ wait: 'false' });
-    expect(result.exitCode).toBe(0);
-    const [simRun] = world.sim.runs();
-    expect(result.outputs).toEqual({ 'run-id': simRun.id, 'run-url': simRun.url });
-    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
-  });
-
-  it('reports a missing ref as 404 with the service message', async () => {
-    const result = await run({ 'git-ref': 'no-such-branch' });
+  it('fails on a key the run does not have, naming the keys it has', async () => {
+    const result = await run('root', { jobs: 'build_ios, build_web' });
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(
+    expect(result.stdout).toContain(
+      '::error::`jobs` lists `build_web`, which the run does not have; its jobs are: build_ios, build_android, test, submit.',
+    );
+    world.sim.cancelRun(simRunOf(result).id);
+  });
+});
+
+describe('run-workflow errors and faults', () => {
+  it('reports a missing ref as 404 and inputs the workflow rejects as 400, each after one dispatch', async () => {
+    const [missing, rejected] = await Promise.all([
+      run('run-workflow', { 'git-ref': 'no-such-branch' }),
+      run('run-workflow', { inputs: 'profile: staging' }),
+    ]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).toMatch(
       /::error::Dispatching workflow gate\.yml failed: Not found \(404\) \[NOT_FOUND\]: .*no-such-branch/,
     );
-    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
-  });
-
-  it('reports inputs the workflow rejects as 400 naming the input', async () => {
-    const result = await run({ inputs: 'profile: staging' });
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(
+    expect(rejected.exitCode).toBe(1);
+    expect(rejected.stdout).toMatch(
       /::error::Dispatching workflow gate\.yml failed: The service rejected the request \(400 Bad Request\).*profile/,
     );
+    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
+    expect(world.sim.runs()).toEqual([]);
   });
 
-  it('reports an invalid token as 401 without printing it', async () => {
-    const result = await run({ token: 'not-a-real-token' });
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain('::add-mask::not-a-real-token');
-    expect(result.stdout).toContain('401 Unauthorized');
-    expect(result.stdout.split('::add-mask::not-a-real-token')[1]).not.toContain('not-a-real-token');
-  });
-
-  it('rejects a missing token before any request', async () => {
-    const result = await run({ token: '' });
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain('::error::Invalid input: `token` is required');
-    expect(apiRequests(world.sim)).toEqual([]);
+  it('reports an invalid token as 401 without printing it; a missing one before any request', async () => {
+    const [invalid, missing] = await Promise.all([
+      run('run-workflow', { token: 'not-a-real-token' }),
+      run('root', { token: '' }),
+    ]);
+    expect(invalid.exitCode).toBe(1);
+    expect(invalid.stdout).toContain('::add-mask::not-a-real-token');
+    expect(invalid.stdout).toContain('401 Unauthorized');
+    expect(invalid.stdout.split('::add-mask::not-a-real-token')[1]).not.toContain('not-a-real-token');
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).toContain('::error::Invalid input: `token` is required');
+    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
   });
 
   it('defaults git-ref to the pull request head commit', async () => {
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
-    const dir = mkdtempSync('/tmp/event-');
-    writeFileSync(
-      `${dir}/event.json`,
-      JSON.stringify({ pull_request: { head: { sha: world.repo.headSha } } }),
-    );
-    const result = await run(
-      { 'git-ref': '' },
-      {
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: `${dir}/event.json`,
-        GITHUB_SHA: 'f'.repeat(40),
-      },
-    );
-    expect(result.exitCode).toBe(0);
-    expect((world.sim.requests[0].body as { gitRef: string }).gitRef).toBe(world.repo.headSha);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-event-'));
+    try {
+      writeFileSync(
+        join(dir, 'event.json'),
+        JSON.stringify({ pull_request: { head: { sha: world.repo.headSha } } }),
+      );
+      const result = await run(
+        'run-workflow',
+        { 'git-ref': '', wait: 'false' },
+        {
+          env: {
+            GITHUB_EVENT_NAME: 'pull_request',
+            GITHUB_EVENT_PATH: join(dir, 'event.json'),
+            GITHUB_SHA: 'f'.repeat(40),
+          },
+        },
+      );
+      expect(result.exitCode).toBe(0);
+      expect((world.sim.requests[0].body as { gitRef: string }).gitRef).toBe(world.repo.headSha);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('survives faults on reads: 503, reset, truncated JSON, 429 with Retry-After', async () => {
@@ -229,7 +371,7 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
       headers: { 'Retry-After': '0' },
       times: 1,
     });
-    const result = await run({});
+    const result = await run('run-workflow');
     expect(result.exitCode).toBe(0);
     expect(result.outputs.status).toBe('success');
     expect(result.stdout.match(/retrying in/g)?.length).toBeGreaterThanOrEqual(4);
@@ -244,19 +386,18 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
       status: 503,
       times: 50,
     });
-    const result = await run({});
-    const [simRun] = world.sim.runs();
+    const result = await run('run-workflow');
+    const simRun = simRunOf(result);
     expect(result.exitCode).toBe(1);
-    expect(result.outputs['run-id']).toBe(simRun.id);
     expect(result.stdout).toMatch(
       new RegExp(
-        `::error::Reading workflow run ${simRun.id} failed 6 times in a row; giving up\\. Last error: .*503.*\\. The run goes on: ${simRun.url}`,
+        `::error::Reading workflow run ${simRun.id} failed 6 times in a row.*503.*\\. The run goes on: ${simRun.url}`,
       ),
     );
     expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(6);
   });
 
-  it('never dispatches twice when the dispatch answer is lost', async () => {
+  it('never dispatches twice when the dispatch answer is lost; retries one answered 429', async () => {
     world.sim.injectFault({
       method: 'POST',
       path: '/v2/workflows/dispatch',
@@ -264,14 +405,13 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
       processed: true,
       times: 1,
     });
-    const result = await run({});
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain('it was not repeated, so that nothing is created twice');
+    const lost = await run('run-workflow', { wait: 'false' });
+    expect(lost.exitCode).toBe(1);
+    expect(lost.stdout).toContain('it was not repeated, so that nothing is created twice');
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
     expect(world.sim.runs()).toHaveLength(1);
-  });
 
-  it('retries a dispatch answered 429 and dispatches once', async () => {
+    world.sim.reset();
     world.sim.injectFault({
       method: 'POST',
       path: '/v2/workflows/dispatch',
@@ -280,9 +420,9 @@ describe.each(RUNTIME_NAMES)('run-workflow on %s', (runtime) => {
       headers: { 'Retry-After': '0' },
       times: 1,
     });
-    const result = await run({});
-    expect(result.exitCode).toBe(0);
+    const limited = await run('run-workflow', { wait: 'false' });
+    expect(limited.exitCode).toBe(0);
     expect(world.sim.runs()).toHaveLength(1);
-    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
+    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
   });
 });

@@ -1,4 +1,5 @@
 /** A simulator with one account, one project linked to a throw-away git repository, and a developer token. */
+import { rm } from 'node:fs/promises';
 import {
   makeTempWorkflowRepo,
   startSimulator,
@@ -9,6 +10,7 @@ import {
 } from '../../simulator/index.js';
 
 export interface World {
+  /** `sim.close()` also removes the world's git repository, so every test file that closes its simulator leaves no temp dir behind. */
   sim: Simulator;
   account: Account;
   project: Project;
@@ -23,7 +25,15 @@ export async function createWorld(
   options: SimulatorOptions = {},
 ): Promise<World> {
   const repo = await makeTempWorkflowRepo(files);
-  const sim = await startSimulator(options);
+  const sim = await startSimulator(options).catch(async (error: unknown) => {
+    await rm(repo.path, { recursive: true, force: true });
+    throw error;
+  });
+  // The repository lives as long as the simulator that reads it: one close ends both. Without this
+  // every world left a git repository in the temp directory (~150 per `npm test`).
+  const closeServer = sim.close.bind(sim);
+  let closing: Promise<void> | undefined;
+  sim.close = () => (closing ??= closeServer().then(() => rm(repo.path, { recursive: true, force: true })));
   const account = sim.addAccount({ name: 'acme' });
   const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
   const token = sim.addToken({ account, role: 'developer', robot: true });

@@ -1,9 +1,10 @@
 /**
  * verify-webhook end to end: the simulator runs a workflow and delivers its build and submission webhooks
  * to a local receiver that fails twice and then acknowledges; the receiver's raw body and header go to
- * the built bundle (dist/main.js) on Node 20 and Node 24, as a file and inline. Genuine deliveries are
- * accepted with outputs that match the job that finished; every tampered one is refused with exit code
- * 1, no digest printed and no output set.
+ * the built verify-webhook sub-action (and once to the root action with `command: verify-webhook`) on
+ * the Node 24 that action.yml declares, as a file and inline. Genuine deliveries are accepted with
+ * outputs that match the job that finished; every tampered one is refused with exit code 1, no digest
+ * printed and no output set.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runAction, RUNTIME_NAMES, type ActionRun } from '../helpers/run-action.js';
+import { runStep, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, until, type World } from '../helpers/world.js';
 import { call } from '../simulator/helpers.js';
 import { failTwiceThenAcknowledge, startReceiver, type Receiver, type Received } from './receiver.js';
@@ -94,8 +95,8 @@ function bodyFile(body: Buffer): string {
 
 const header = (request: Received): string => request.headers['svc-signature'] as string;
 
-function verify(runtime: string, inputs: Record<string, string>): Promise<ActionRun> {
-  return runAction({ runtime, inputs: { command: 'verify-webhook', 'webhook-secret': SECRET, ...inputs } });
+function verify(inputs: Record<string, string>): Promise<ActionRun> {
+  return runStep('verify-webhook', { inputs: { 'webhook-secret': SECRET, ...inputs } });
 }
 
 /** The log without the runner's `::add-mask::` registrations (the only place a secret may appear). */
@@ -116,10 +117,10 @@ function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
   expect(result.stdout).not.toMatch(/\n\s+at /); // no stack trace
 }
 
-describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) => {
+describe('verify-webhook', () => {
   it('accepts the build delivery from a file: outputs match the build job that finished', async () => {
     const job = run.jobs.find((j) => j.key === 'build_ios')!;
-    const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(build.body) });
+    const result = await verify({ signature: header(build), 'payload-file': bodyFile(build.body) });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toEqual({
@@ -139,9 +140,32 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
     expect(printed(result)).not.toContain(SECRET);
   });
 
+  it('the root action with command: verify-webhook accepts the same delivery and refuses a tampered one', async () => {
+    const root = (payload: Buffer) =>
+      runStep('root', {
+        inputs: {
+          command: 'verify-webhook',
+          'webhook-secret': SECRET,
+          signature: header(build),
+          'payload-file': bodyFile(payload),
+        },
+      });
+    const tampered = Buffer.concat([build.body, Buffer.from(' ')]);
+    const [accepted, refused] = await Promise.all([root(build.body), root(tampered)]);
+    expect(accepted.exitCode).toBe(0);
+    // The defaults the runner fills in (wait, export-env, ...) are not inputs the user gave.
+    expect(accepted.stdout).not.toContain('::warning::');
+    expect(accepted.outputs).toMatchObject({
+      event: 'BUILD',
+      id: run.jobs.find((j) => j.key === 'build_ios')!.buildId,
+      'app-id': world.project.id,
+    });
+    expectRefused(refused, tampered, /does not match the payload/);
+  });
+
   it('accepts the submission delivery passed inline: outputs match the submission job', async () => {
     const job = run.jobs.find((j) => j.key === 'submit_ios')!;
-    const result = await verify(runtime, {
+    const result = await verify({
       signature: header(submission),
       payload: submission.body.toString('utf8'),
     });
@@ -162,17 +186,17 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
     const clientPayload = JSON.parse(
       JSON.stringify({ signature: header(build), body_base64: build.body.toString('base64') }),
     ) as { signature: string; body_base64: string };
-    const file = join(dir, `relayed-${runtime}.json`);
+    const file = join(dir, 'relayed.json');
     execFileSync('bash', ['-c', `printf '%s' "$BODY_BASE64" | base64 --decode > "$OUT"`], {
       env: { PATH: process.env.PATH, BODY_BASE64: clientPayload.body_base64, OUT: file },
     });
-    const result = await verify(runtime, { signature: clientPayload.signature, 'payload-file': file });
+    const result = await verify({ signature: clientPayload.signature, 'payload-file': file });
     expect(result.exitCode).toBe(0);
     expect(result.outputs.id).toBe(run.jobs.find((j) => j.key === 'build_ios')!.buildId);
   });
 
   it('accepts a signature header with surrounding white space (as a YAML input may carry)', async () => {
-    const result = await verify(runtime, {
+    const result = await verify({
       signature: ` ${header(build)}\n`,
       'payload-file': bodyFile(build.body),
     });
@@ -185,7 +209,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
       const tampered = Buffer.from(build.body);
       const at = tampered.indexOf('"finished"') + 1;
       tampered[at] = 'F'.charCodeAt(0);
-      const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(tampered) });
+      const result = await verify({ signature: header(build), 'payload-file': bodyFile(tampered) });
       expectRefused(
         result,
         tampered,
@@ -197,7 +221,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
     it('one hex digit of the signature changed', async () => {
       const good = header(build);
       const last = good.at(-1) === '0' ? '1' : '0';
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: good.slice(0, -1) + last,
         'payload-file': bodyFile(build.body),
       });
@@ -205,7 +229,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
     });
 
     it('a genuine signature on another delivery (the submission body with the build header)', async () => {
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: header(build),
         payload: submission.body.toString('utf8'),
       });
@@ -214,26 +238,26 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
 
     it('signed with another secret', async () => {
       const forged = signWebhookBody(build.body, 'an-attacker-secret-0123456789');
-      const result = await verify(runtime, { signature: forged, 'payload-file': bodyFile(build.body) });
+      const result = await verify({ signature: forged, 'payload-file': bodyFile(build.body) });
       expectRefused(result, build.body, /does not match the payload/);
     });
 
     it('truncated and extended bodies; a trailing line break gets a hint', async () => {
       const truncated = build.body.subarray(0, build.body.length - 1);
       expectRefused(
-        await verify(runtime, { signature: header(build), 'payload-file': bodyFile(truncated) }),
+        await verify({ signature: header(build), 'payload-file': bodyFile(truncated) }),
         truncated,
         /does not match/,
       );
       const extended = Buffer.concat([build.body, Buffer.from('\n')]);
-      const result = await verify(runtime, { signature: header(build), 'payload-file': bodyFile(extended) });
+      const result = await verify({ signature: header(build), 'payload-file': bodyFile(extended) });
       expectRefused(result, extended, /does not match/);
       expect(result.stdout).toContain('The payload ends with a line break');
     });
 
     it('the body re-serialised with other white space', async () => {
       const pretty = Buffer.from(JSON.stringify(JSON.parse(build.body.toString('utf8')), null, 2));
-      const result = await verify(runtime, { signature: header(build), payload: pretty.toString('utf8') });
+      const result = await verify({ signature: header(build), payload: pretty.toString('utf8') });
       expectRefused(result, pretty, /does not match/);
     });
 
@@ -246,7 +270,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
       ['a wrong prefix', (h: string) => `sha256=${h.slice(5)}`, /does not start with `sha1=`/],
       ['a truncated digest', (h: string) => h.slice(0, -2), /has 38 characters after `sha1=`/],
     ])('a header with %s', async (_name, change, message) => {
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: change(header(build)),
         'payload-file': bodyFile(build.body),
       });
@@ -256,7 +280,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
 
   describe('refuses unusable deliveries with a clear message', () => {
     it('a payload file that does not exist', async () => {
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: header(build),
         'payload-file': join(dir, 'missing.json'),
       });
@@ -269,7 +293,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
 
     it('a correctly signed body that is not JSON', async () => {
       const body = Buffer.from('status=finished&id=1');
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: signWebhookBody(body, SECRET),
         'payload-file': bodyFile(body),
       });
@@ -282,7 +306,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
 
     it('a correctly signed JSON body that is neither a build nor a submission payload', async () => {
       const body = Buffer.from(JSON.stringify({ id: run.id, status: 'success', url: run.url }));
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: signWebhookBody(body, SECRET),
         payload: body.toString(),
       });
@@ -295,7 +319,7 @@ describe.each(RUNTIME_NAMES)('verify-webhook (dist/main.js) on %s', (runtime) =>
       const payload = JSON.parse(build.body.toString('utf8'));
       payload.projectName = '\n::set-output name=status::hacked';
       const body = Buffer.from(JSON.stringify(payload));
-      const result = await verify(runtime, {
+      const result = await verify({
         signature: signWebhookBody(body, SECRET),
         payload: body.toString(),
       });

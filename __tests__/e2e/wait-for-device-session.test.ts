@@ -1,0 +1,229 @@
+/**
+ * The early-start pattern end to end, on Node 24: start-device-session with `wait: false` in one step,
+ * other work, then wait-for-device-session in a later step (a separate process that knows the session
+ * only from the SVC_DEVICE_SESSION_ID the first step exported), as a job runs them. The wait gives the
+ * connection start-device-session would have given; a session that will not be ready is stopped.
+ */
+import {
+  readActionYaml,
+  runStep,
+  runStepPost,
+  type ActionRun,
+  type StepOptions,
+} from '../helpers/run-action.js';
+import { apiRequests, createWorld, type World } from '../helpers/world.js';
+
+const SESSIONS = '/v2/device-run-sessions';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld(
+    { 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' },
+    { readinessDelayMs: 100 },
+  );
+});
+afterAll(() => world.sim.close());
+beforeEach(() => world.sim.reset());
+afterEach(() => {
+  expect(world.sim.activeSessions()).toEqual([]);
+});
+
+/** The first step: create the device and go on at once. */
+function startEarly(inputs: Record<string, string> = {}) {
+  return runStep('start-device-session', {
+    inputs: { ...world.api, platform: 'ios', wait: 'false', ...inputs },
+  });
+}
+
+/**
+ * The later step: the job's environment carries what earlier steps wrote to GITHUB_ENV (here the
+ * first step's SVC_DEVICE_SESSION_ID), and the token and service address as a workflow's `env:` would.
+ */
+function waitLater(
+  start: ActionRun | undefined,
+  inputs: Record<string, string> = {},
+  options: StepOptions = {},
+) {
+  return runStep('wait-for-device-session', {
+    ...options,
+    env: { ...start?.env, SVC_TOKEN: world.token, SVC_BASE_URL: world.sim.url, ...options.env },
+    inputs: { 'poll-interval-seconds': '0.05', ...inputs },
+  });
+}
+
+describe('wait-for-device-session', () => {
+  it('the early-start pattern: outputs and environment as start-device-session gives them; post of the start stops it', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const start = await startEarly({ type: 'appium' });
+    expect(start.exitCode).toBe(0);
+    expect(start.outputs.status).toBe('new');
+    const id = start.outputs['session-id'];
+    expect(start.env).toEqual({ SVC_DEVICE_SESSION_ID: id });
+    expect(start.stdout).toMatch(/wait-for-device-session .*SVC_DEVICE_SESSION_ID/);
+    // "Build the app" meanwhile: provisioning goes on without anyone waiting.
+    expect(world.sim.getSession(id)?.status).toBe('new');
+
+    // Provisioning ends while the later step waits (after it has seen the session still new).
+    const wait = await waitLater(
+      start,
+      {},
+      {
+        onSpawn: (child) =>
+          child.stdout?.on('data', (chunk: Buffer) => {
+            if (chunk.toString().includes('session: new')) world.sim.readySession(id);
+          }),
+      },
+    );
+    expect(wait.stdout).toMatch(/session: new[\s\S]*session: in-progress/);
+    expect(wait.stderr).toBe('');
+    expect(wait.exitCode).toBe(0);
+    const session = world.sim.getSession(id)!;
+    expect(session.status).toBe('in-progress');
+    expect(wait.outputs).toMatchObject({
+      'session-id': id,
+      'session-url': session.url,
+      'job-run-id': session.jobRunId,
+      status: 'in-progress',
+      'appium-url': expect.stringMatching(/^https?:\/\//),
+      capabilities: JSON.stringify(session.remoteConfig?.capabilities),
+      'agent-device-remote-session-url': '',
+      'agent-device-remote-session-token': '',
+    });
+    expect(JSON.parse(wait.outputs['remote-config'])).toEqual(session.remoteConfig);
+    expect(wait.env).toEqual({
+      SVC_DEVICE_SESSION_ID: id,
+      APPIUM_URL: wait.outputs['appium-url'],
+      APPIUM_CAPS: wait.outputs.capabilities,
+    });
+    expect(wait.stdout).toContain(`Waiting for device session ${id} at 127.0.0.1`);
+    expect(wait.summary).toContain('ready');
+    expect(wait.summary).toContain('This step does not stop the session when the job ends.');
+    expect(wait.state).toEqual({});
+    // Reads only: it neither creates nor stops.
+    expect(
+      apiRequests(world.sim)
+        .slice(1)
+        .every((line) => line === `GET ${SESSIONS}/${id}`),
+    ).toBe(true);
+
+    const ending = await runStepPost('start-device-session', start, {
+      inputs: { ...world.api, platform: 'ios' },
+    });
+    expect(ending.exitCode).toBe(0);
+    expect(world.sim.getSession(id)?.status).toBe('stopped');
+  });
+
+  it('masks the connection credentials before writing them anywhere', async () => {
+    const start = await startEarly({ type: 'agent-device' });
+    const wait = await waitLater(start);
+    expect(wait.exitCode).toBe(0);
+    const secret = wait.outputs['agent-device-remote-session-token'];
+    expect(secret).toMatch(/.{16,}/);
+    expect(wait.env.AGENT_DEVICE_DAEMON_AUTH_TOKEN).toBe(secret);
+    const maskAt = wait.stdout.indexOf(`::add-mask::${secret}`);
+    expect(maskAt).toBeGreaterThanOrEqual(0);
+    expect(wait.stdout.indexOf(secret)).toBe(maskAt + '::add-mask::'.length);
+    expect(wait.summary).not.toContain(secret);
+    expect(wait.stdout).toContain(`::add-mask::${world.token}`);
+    await runStep('stop-device-session', {
+      inputs: { ...world.api, 'session-id': start.outputs['session-id'] },
+    });
+  });
+
+  it('the session-id input wins over SVC_DEVICE_SESSION_ID; export-env: false exports nothing', async () => {
+    const [first, second] = await Promise.all([
+      startEarly({ name: 'first' }),
+      startEarly({ name: 'second' }),
+    ]);
+    const wait = await waitLater(first, {
+      'session-id': second.outputs['session-id'],
+      'export-env': 'false',
+    });
+    expect(wait.exitCode).toBe(0);
+    expect(wait.outputs['session-id']).toBe(second.outputs['session-id']);
+    expect(wait.env).toEqual({});
+    expect(
+      world.sim.requests.some((request) => request.path === `${SESSIONS}/${first.outputs['session-id']}`),
+    ).toBe(false);
+    await Promise.all(
+      [first, second].map((start) =>
+        runStepPost('start-device-session', start, { inputs: { ...world.api, platform: 'ios' } }),
+      ),
+    );
+  });
+
+  it('stops the session and fails when it is not ready within timeout-minutes', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const start = await startEarly();
+    const id = start.outputs['session-id'];
+    const wait = await waitLater(start, { 'timeout-minutes': '0.004' });
+    expect(wait.exitCode).toBe(1);
+    expect(world.sim.getSession(id)?.status).toBe('stopped');
+    expect(apiRequests(world.sim).at(-1)).toBe(`POST ${SESSIONS}/${id}/stop`);
+    expect(wait.stdout).toContain(
+      '::error::The device session was not ready within timeout-minutes (0.004); last status: new. The session was stopped.',
+    );
+    expect(wait.outputs.status).toBe('stopped');
+    expect(wait.summary).toContain('The session was stopped.');
+  });
+
+  it('fails with the session URL when the session errors before it is ready', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 5000, errorAfterMs: 150 });
+    const start = await startEarly();
+    const id = start.outputs['session-id'];
+    const wait = await waitLater(start);
+    expect(wait.exitCode).toBe(1);
+    expect(wait.outputs.status).toBe('errored');
+    expect(wait.stdout).toContain(
+      `::error::The device session became errored before it was ready. ${world.sim.getSession(id)?.url}`,
+    );
+    expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
+  });
+
+  it('on SIGINT while waiting, stops the session and exits non-zero', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const start = await startEarly();
+    const id = start.outputs['session-id'];
+    let signalledAt = 0;
+    const wait = await waitLater(
+      start,
+      { 'poll-interval-seconds': '5' },
+      {
+        onSpawn: (child) => {
+          child.stdout?.on('data', (chunk: Buffer) => {
+            if (!signalledAt && chunk.toString().includes('session: new')) {
+              signalledAt = Date.now();
+              child.kill('SIGINT');
+            }
+          });
+        },
+      },
+    );
+    expect(signalledAt).toBeGreaterThan(0);
+    expect(wait.exitCode).toBe(1);
+    expect(world.sim.getSession(id)?.status).toBe('stopped');
+    const stop = world.sim.requests.find((request) => request.path === `${SESSIONS}/${id}/stop`);
+    expect(Date.parse(stop!.receivedAt) - signalledAt).toBeLessThan(2000);
+    expect(wait.stdout).toContain('Received SIGINT: cancelling.');
+    expect(wait.stdout).toContain(
+      '::error::The step was cancelled while waiting for the device session. The session was stopped.',
+    );
+  });
+
+  it('no session id at all, or a malformed one, is an input error before any request', async () => {
+    const [none, malformed] = await Promise.all([
+      waitLater(undefined),
+      waitLater(undefined, { 'session-id': 'abc' }),
+    ]);
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout).toContain('::error::Invalid input: `session-id` is required');
+    expect(malformed.exitCode).toBe(1);
+    expect(malformed.stdout).toMatch(/::error::Invalid input: `session-id` .*UUID/);
+    expect(world.sim.requests).toEqual([]);
+  });
+
+  it('has no post step: its action.yml declares none', () => {
+    const { runs } = readActionYaml('wait-for-device-session');
+    expect(runs).toEqual({ using: 'node24', main: '../dist/wait-for-device-session/index.js' });
+  });
+});
