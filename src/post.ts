@@ -21,6 +21,8 @@ const POST_STOP_WITHIN_MS = 2 * 60_000;
  * stop goes on for 8 s, then the step reports what it knows while it still can.
  */
 const GRACE_AFTER_SIGNAL_MS = 8_000;
+/** Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's. */
+const graceAfterSignalMs = (): number => Number(process.env.SVC_CANCEL_GRACE_MS) || GRACE_AFTER_SIGNAL_MS;
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   maskSecretInputs(io, 'start-device-session');
@@ -57,7 +59,7 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
     io.info(
       `Received ${signal}: still stopping device session ${sessionId} before the runner ends the step.`,
     );
-    timer = setTimeout(() => giveUp.abort(), GRACE_AFTER_SIGNAL_MS);
+    timer = setTimeout(() => giveUp.abort(), graceAfterSignalMs());
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
