@@ -205,85 +205,109 @@ describe('verify-webhook', () => {
   });
 
   describe('refuses tampered deliveries', () => {
+    /** Each case: the body the step is given, the header, how (file or inline). */
+    interface Case {
+      body: Buffer;
+      signature: string;
+      inline?: boolean;
+    }
+    let cases: Record<string, Case>;
+    let results: Record<string, Promise<ActionRun>>;
+    // Every tampered delivery is verified at once, each by its own step; each test reads its own.
+    beforeAll(() => {
+      const oneByte = Buffer.from(build.body);
+      oneByte[oneByte.indexOf('"finished"') + 1] = 'F'.charCodeAt(0);
+      const good = header(build);
+      const pretty = Buffer.from(JSON.stringify(JSON.parse(build.body.toString('utf8')), null, 2));
+      cases = {
+        oneByte: { body: oneByte, signature: good },
+        oneDigit: { body: build.body, signature: good.slice(0, -1) + (good.at(-1) === '0' ? '1' : '0') },
+        otherDelivery: { body: submission.body, signature: good, inline: true },
+        otherSecret: {
+          body: build.body,
+          signature: signWebhookBody(build.body, 'an-attacker-secret-0123456789'),
+        },
+        truncated: { body: build.body.subarray(0, build.body.length - 1), signature: good },
+        extended: { body: Buffer.concat([build.body, Buffer.from('\n')]), signature: good },
+        pretty: { body: pretty, signature: good, inline: true },
+        uppercase: { body: build.body, signature: `sha1=${good.slice(5).toUpperCase()}` },
+        prefix: { body: build.body, signature: `sha256=${good.slice(5)}` },
+        short: { body: build.body, signature: good.slice(0, -2) },
+      };
+      results = Object.fromEntries(
+        Object.entries(cases).map(([name, { body, signature, inline }]) => [
+          name,
+          verify(
+            inline
+              ? { signature, payload: body.toString('utf8') }
+              : { signature, 'payload-file': bodyFile(body) },
+          ),
+        ]),
+      );
+    });
+    const refused = async (name: string, message: RegExp): Promise<ActionRun> => {
+      const result = await results[name];
+      expectRefused(result, cases[name].body, message);
+      return result;
+    };
+
     it('one byte of the body changed', async () => {
-      const tampered = Buffer.from(build.body);
-      const at = tampered.indexOf('"finished"') + 1;
-      tampered[at] = 'F'.charCodeAt(0);
-      const result = await verify({ signature: header(build), 'payload-file': bodyFile(tampered) });
-      expectRefused(
-        result,
-        tampered,
+      const result = await refused(
+        'oneByte',
         /Invalid signature: the svc-signature header does not match the payload/,
       );
       expect(result.stdout).toContain('no outputs were set');
     });
 
     it('one hex digit of the signature changed', async () => {
-      const good = header(build);
-      const last = good.at(-1) === '0' ? '1' : '0';
-      const result = await verify({
-        signature: good.slice(0, -1) + last,
-        'payload-file': bodyFile(build.body),
-      });
-      expectRefused(result, build.body, /does not match the payload/);
+      await refused('oneDigit', /does not match the payload/);
     });
 
     it('a genuine signature on another delivery (the submission body with the build header)', async () => {
-      const result = await verify({
-        signature: header(build),
-        payload: submission.body.toString('utf8'),
-      });
-      expectRefused(result, submission.body, /does not match the payload/);
+      await refused('otherDelivery', /does not match the payload/);
     });
 
     it('signed with another secret', async () => {
-      const forged = signWebhookBody(build.body, 'an-attacker-secret-0123456789');
-      const result = await verify({ signature: forged, 'payload-file': bodyFile(build.body) });
-      expectRefused(result, build.body, /does not match the payload/);
+      await refused('otherSecret', /does not match the payload/);
     });
 
     it('truncated and extended bodies; a trailing line break gets a hint', async () => {
-      const truncated = build.body.subarray(0, build.body.length - 1);
-      expectRefused(
-        await verify({ signature: header(build), 'payload-file': bodyFile(truncated) }),
-        truncated,
-        /does not match/,
-      );
-      const extended = Buffer.concat([build.body, Buffer.from('\n')]);
-      const result = await verify({ signature: header(build), 'payload-file': bodyFile(extended) });
-      expectRefused(result, extended, /does not match/);
-      expect(result.stdout).toContain('The payload ends with a line break');
+      await refused('truncated', /does not match/);
+      const extended = await refused('extended', /does not match/);
+      expect(extended.stdout).toContain('The payload ends with a line break');
     });
 
     it('the body re-serialised with other white space', async () => {
-      const pretty = Buffer.from(JSON.stringify(JSON.parse(build.body.toString('utf8')), null, 2));
-      const result = await verify({ signature: header(build), payload: pretty.toString('utf8') });
-      expectRefused(result, pretty, /does not match/);
+      await refused('pretty', /does not match/);
     });
 
     it.each([
-      [
-        'uppercase hex digits',
-        (h: string) => `sha1=${h.slice(5).toUpperCase()}`,
-        /uppercase hexadecimal digits/,
-      ],
-      ['a wrong prefix', (h: string) => `sha256=${h.slice(5)}`, /does not start with `sha1=`/],
-      ['a truncated digest', (h: string) => h.slice(0, -2), /has 38 characters after `sha1=`/],
-    ])('a header with %s', async (_name, change, message) => {
-      const result = await verify({
-        signature: change(header(build)),
-        'payload-file': bodyFile(build.body),
-      });
-      expectRefused(result, build.body, message);
+      ['uppercase hex digits', 'uppercase', /uppercase hexadecimal digits/],
+      ['a wrong prefix', 'prefix', /does not start with `sha1=`/],
+      ['a truncated digest', 'short', /has 38 characters after `sha1=`/],
+    ])('a header with %s', async (_name, key, message) => {
+      await refused(key, message);
     });
   });
 
   describe('refuses unusable deliveries with a clear message', () => {
+    let results: Record<string, Promise<ActionRun>>;
+    beforeAll(() => {
+      const notJson = Buffer.from('status=finished&id=1');
+      const neither = Buffer.from(JSON.stringify({ id: run.id, status: 'success', url: run.url }));
+      const payload = JSON.parse(build.body.toString('utf8'));
+      payload.projectName = '\n::set-output name=status::hacked';
+      const hostile = Buffer.from(JSON.stringify(payload));
+      results = {
+        missing: verify({ signature: header(build), 'payload-file': join(dir, 'missing.json') }),
+        notJson: verify({ signature: signWebhookBody(notJson, SECRET), 'payload-file': bodyFile(notJson) }),
+        neither: verify({ signature: signWebhookBody(neither, SECRET), payload: neither.toString() }),
+        hostile: verify({ signature: signWebhookBody(hostile, SECRET), payload: hostile.toString() }),
+      };
+    });
+
     it('a payload file that does not exist', async () => {
-      const result = await verify({
-        signature: header(build),
-        'payload-file': join(dir, 'missing.json'),
-      });
+      const result = await results.missing;
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toEqual({});
       expect(result.stdout).toMatch(
@@ -292,11 +316,7 @@ describe('verify-webhook', () => {
     });
 
     it('a correctly signed body that is not JSON', async () => {
-      const body = Buffer.from('status=finished&id=1');
-      const result = await verify({
-        signature: signWebhookBody(body, SECRET),
-        'payload-file': bodyFile(body),
-      });
+      const result = await results.notJson;
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toEqual({});
       expect(result.stdout).toContain(
@@ -305,24 +325,14 @@ describe('verify-webhook', () => {
     });
 
     it('a correctly signed JSON body that is neither a build nor a submission payload', async () => {
-      const body = Buffer.from(JSON.stringify({ id: run.id, status: 'success', url: run.url }));
-      const result = await verify({
-        signature: signWebhookBody(body, SECRET),
-        payload: body.toString(),
-      });
+      const result = await results.neither;
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toEqual({});
       expect(result.stdout).toMatch(/neither a build payload .* nor a submission payload/);
     });
 
     it('a signed payload whose text would be a workflow command is printed neutralised', async () => {
-      const payload = JSON.parse(build.body.toString('utf8'));
-      payload.projectName = '\n::set-output name=status::hacked';
-      const body = Buffer.from(JSON.stringify(payload));
-      const result = await verify({
-        signature: signWebhookBody(body, SECRET),
-        payload: body.toString(),
-      });
+      const result = await results.hostile;
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toMatch(/^\s*::set-output/m);
       expect(result.outputs.status).toBe('finished');
