@@ -1,25 +1,35 @@
 /**
  * The fault campaign: randomised lifecycles of the two API commands (run-workflow, and
- * start-device-session followed by its post step), each run through the built dist/ exactly as the
- * runner runs it, against a fresh simulator with faults injected on every endpoint and, sometimes, a
- * SIGINT or SIGTERM at a random moment. Every lifecycle decides its correct outcome before it runs
- * and compares. Seeded: the same seed plans the same lifecycles.
+ * start-device-session followed by its post step), each run through the built dist/ bundles exactly
+ * as the runner runs them (the root action with `command:` or the command's own sub-action, at
+ * random), against a fresh simulator with faults injected on every endpoint and, sometimes, a SIGINT
+ * or SIGTERM at a random moment. Two lifecycles aim at the post step's promises (issue 11):
+ * - a signal that reaches the post step while it is stopping a session (slow, refused or hung stops),
+ *   followed by the runner's escalation (SIGTERM 7.5 s after SIGINT, a kill 2.5 s later);
+ * - a create whose answer is lost (reset after processing, an answer slower than the request timeout,
+ *   a cancellation during a slow create, the main step killed during it).
+ * Every lifecycle decides its correct outcome before it runs and compares. Seeded: the same seed plans
+ * the same lifecycles.
  *
  * What counts as wrong (the goal for each is zero):
  * - an outcome that differs from the one decided up front (exit codes, `status` output, how the
  *   session ended, an error annotation on every failure, no "Unexpected error");
  * - a session left active after the post step whose id the action knew (saved in its state), unless
- *   the plan made the service refuse every stop and the post step failed naming the session;
- * - a session left active whose id the action never learned, unless the step failed saying the
- *   service may have processed the request (a lost create answer: no client can stop it);
+ *   the post step failed with an error annotation naming the session and its URL (every stop refused,
+ *   or a signal cut the stop short);
+ * - a session left active whose id the action never learned, unless the post step warned that a
+ *   session may exist (its create answer was lost: expected, counted apart, not a leak);
  * - more than one run or session created by one lifecycle;
- * - a step the harness had to kill (the runner's SIGINT → SIGTERM → kill escalation, or a time limit);
+ * - a step the harness had to kill (the runner's SIGINT → SIGTERM → kill escalation, or a time limit),
+ *   except where the plan kills it;
  * - a stack trace in stdout or stderr.
  */
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { makeTempWorkflowRepo, startSimulator, type Fault, type Simulator } from '../../simulator/index.js';
 import type { WorkflowRepo } from '../../simulator/fixture.js';
+import { PLATFORMS, SESSION_TYPES } from '../../src/service/contract.js';
+import { readSettings } from '../../src/inputs/index.js';
 import { runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../runner.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -221,12 +231,39 @@ export type SessionScenario =
   | 'session errors before ready'
   | 'session errors after ready'
   | 'readiness timeout'
-  | 'no wait';
+  | 'no wait'
+  | 'signal during post'
+  | 'create answer lost';
 
 export interface SignalPlan {
   signal: 'SIGINT' | 'SIGTERM';
   /** After the spawn of the main step. */
   afterMs: number;
+}
+
+/** How the post step's stop misbehaves when the signal reaches it. */
+export type PostSignalVariant = 'slow stop' | 'refused stops' | 'hung stop';
+
+/** A signal delivered to the post step while it is stopping the session, then the runner's escalation. */
+export interface PostSignalPlan {
+  variant: PostSignalVariant;
+  signal: 'SIGINT' | 'SIGTERM';
+  /** After the first stop request reached the service. */
+  afterStopMs: number;
+}
+
+export type LostCreateVariant =
+  | 'reset after processing'
+  | 'answer after the request timeout'
+  | 'cancelled during a slow create'
+  | 'killed during a slow create';
+
+/** A create the service processes whose answer never reaches the main step. */
+export interface LostCreatePlan {
+  variant: LostCreateVariant;
+  signal?: 'SIGINT' | 'SIGTERM';
+  /** After the create request reached the service (for the variants with a signal). */
+  afterCreateMs: number;
 }
 
 export interface Expected {
@@ -245,6 +282,8 @@ export interface LifecyclePlan {
   index: number;
   seed: number;
   command: 'run-workflow' | 'start-device-session';
+  /** `main`: the root action with `command:`; else the command's sub-action bundle. */
+  entry: 'main' | 'run-workflow' | 'start-device-session';
   scenario: RunScenario | SessionScenario;
   runtime: string;
   debug: boolean;
@@ -253,11 +292,21 @@ export interface LifecyclePlan {
   /** Injected before the post step (after the main step's leftover faults are cleared). */
   postFaults: PlannedFault[];
   signal?: SignalPlan;
+  postSignal?: PostSignalPlan;
+  lostCreate?: LostCreatePlan;
+  /** The per-attempt request time limit of each step (SVC_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: { main: number; post: number };
   inputs: Record<string, string>;
   expected: Expected;
 }
 
+/** The campaign's time scale: a request time limit of 1 s instead of 30 s, polls of 50 ms. */
 export const REQUEST_TIMEOUT_MS = 1000;
+/** The action's own request time limit, for the lifecycles where the real one matters. */
+const PRODUCTION_REQUEST_TIMEOUT_MS = 30_000;
+/** The runner's escalation after a cancellation: SIGTERM 7.5 s after SIGINT, a kill 2.5 s later. */
+export const RUNNER_TERM_AFTER_MS = 7500;
+export const RUNNER_KILL_AFTER_MS = 10_000;
 const POLL = '0.05';
 const TIMEOUT_MINUTES = '0.01'; // 600 ms
 
@@ -278,13 +327,31 @@ const SESSION_SCENARIOS: SessionScenario[] = [
   'readiness timeout',
   'no wait',
 ];
-const SESSION_TYPES = [
-  ['agent-device', 'ios'],
-  ['agent-device', 'android'],
-  ['argent', 'ios'],
-  ['appium', 'android'],
-  ['serve-sim', 'ios'],
-] as const;
+/**
+ * Every session type of the contract on every platform the action's own input rules accept for it
+ * (serve-sim is iOS only), so a type added to the contract joins the campaign by itself.
+ */
+export const SESSION_KINDS: ReadonlyArray<readonly [string, string]> = SESSION_TYPES.flatMap((type) =>
+  PLATFORMS.map((platform) => [type, platform] as const),
+).filter(([type, platform]) => {
+  const inputs: Record<string, string> = {
+    token: 'campaign-token',
+    'base-url': 'http://127.0.0.1:1',
+    'app-id': '00000000-0000-4000-8000-000000000000',
+    type,
+    platform,
+  };
+  try {
+    readSettings('start-device-session', {
+      input: (name) => inputs[name] ?? '',
+      env: {},
+      readFile: () => '',
+    });
+    return true;
+  } catch {
+    return false;
+  }
+});
 
 function randomFault(endpoint: Endpoint, rng: Rng, allowFatal: boolean): PlannedFault {
   const kinds = FAULT_KINDS.filter(
@@ -306,18 +373,152 @@ function randomFault(endpoint: Endpoint, rng: Rng, allowFatal: boolean): Planned
 export function planLifecycle(seed: number, index: number, runtimes: readonly string[]): LifecyclePlan {
   const lifecycleSeed = (mulberry32(seed)() * 2 ** 32 + index * 0x9e3779b1) >>> 0;
   const rng = new Rng(lifecycleSeed);
-  const command = rng.chance(0.5) ? 'run-workflow' : 'start-device-session';
+  const kind = rng.pick([
+    'run',
+    'run',
+    'run',
+    'run',
+    'session',
+    'session',
+    'session',
+    'post signal',
+    'post signal',
+    'lost create',
+  ] as const);
+  const command = kind === 'run' ? 'run-workflow' : 'start-device-session';
+  const entry = rng.chance(0.5) ? 'main' : command;
   const runtime = rng.pick(runtimes);
   const debug = rng.chance(0.2);
+  const timeouts = { main: REQUEST_TIMEOUT_MS, post: REQUEST_TIMEOUT_MS };
+  const common = { index, seed: lifecycleSeed, command, entry, runtime, debug } as const;
+  if (kind === 'post signal') return { ...common, ...planPostSignal(rng, timeouts) };
+  if (kind === 'lost create') return { ...common, ...planLostCreate(rng, timeouts) };
   const signal: SignalPlan | undefined = rng.chance(0.22)
     ? { signal: rng.pick(['SIGINT', 'SIGTERM'] as const), afterMs: rng.int(20, 900) }
     : undefined;
   const faultCount = rng.pick([0, 1, 1, 2, 2, 3]);
   const plan = command === 'run-workflow' ? planRun(rng, faultCount) : planSession(rng, faultCount, signal);
-  return { index, seed: lifecycleSeed, command, runtime, debug, signal, ...plan };
+  return { ...common, signal, requestTimeoutMs: timeouts, ...plan };
 }
 
 type PartialPlan = Pick<LifecyclePlan, 'scenario' | 'faults' | 'postFaults' | 'inputs' | 'expected'>;
+
+function sessionInputs(rng: Rng, scenario: SessionScenario): Record<string, string> {
+  const [type, platform] = rng.pick(SESSION_KINDS);
+  return {
+    command: 'start-device-session',
+    platform,
+    type,
+    name: `campaign ${scenario}`,
+    'poll-interval-seconds': POLL,
+  };
+}
+
+/**
+ * A session that becomes ready; then the post step's stop is slow (confirmed after a retry), refused
+ * (every attempt fails) or hung (no answer, with the action's real 30 s request limit), and a signal
+ * reaches the post step once its first stop request has arrived. The runner's escalation follows at
+ * its real pace: the post step's grace (8 s) is a fixed promise about that pace, so scaling the
+ * escalation down would only measure the harness.
+ */
+function planPostSignal(
+  rng: Rng,
+  timeouts: LifecyclePlan['requestTimeoutMs'],
+): PartialPlan & Pick<LifecyclePlan, 'postSignal' | 'requestTimeoutMs'> {
+  const scenario: SessionScenario = 'signal during post';
+  const variant = rng.pick([
+    'slow stop',
+    'slow stop',
+    'refused stops',
+    'refused stops',
+    'hung stop',
+  ] as const);
+  const postFaults: PlannedFault[] = [];
+  const requestTimeoutMs = { ...timeouts };
+  if (variant === 'slow stop') {
+    postFaults.push(
+      buildFault('stop', 'slower than the request timeout', rng.int(1, 2), rng, REQUEST_TIMEOUT_MS),
+    );
+  } else if (variant === 'refused stops') {
+    const kind = rng.pick(['5xx', 'reset before the response', '429 without Retry-After'] as const);
+    // More failures than attempts: the post step's retries run out.
+    const stopFault = buildFault('stop', kind, 8, rng, REQUEST_TIMEOUT_MS);
+    if (stopFault.fault.kind === 'status') stopFault.fault.processed = false;
+    postFaults.push(stopFault);
+  } else {
+    requestTimeoutMs.post = PRODUCTION_REQUEST_TIMEOUT_MS;
+    postFaults.push({
+      endpoint: 'stop',
+      kind: 'slower than the request timeout',
+      times: 10,
+      effect: 'fatal',
+      fault: { ...MATCHERS.stop, times: 10, kind: 'delay', ms: 60_000, processed: false },
+    });
+  }
+  return {
+    scenario,
+    faults: [],
+    postFaults,
+    inputs: sessionInputs(rng, scenario),
+    // The post step's outcome is judged apart (judgePostSignal): stopped, or an error naming the session.
+    expected: { mainExit: 0, status: ['in-progress'], postExit: 1 },
+    postSignal: {
+      variant,
+      signal: rng.pick(['SIGINT', 'SIGTERM'] as const),
+      afterStopMs: rng.int(0, 400),
+    },
+    requestTimeoutMs,
+  };
+}
+
+/**
+ * A create the service processes but whose answer the main step never gets: the connection reset
+ * after processing, an answer later than the request limit, a cancellation during such a slow create,
+ * or the main step killed during it (the runner's kill at the end of its grace, compressed: the create
+ * cannot be abandoned, so the main step only waits meanwhile). The post step must warn that a session
+ * may exist.
+ */
+function planLostCreate(
+  rng: Rng,
+  timeouts: LifecyclePlan['requestTimeoutMs'],
+): PartialPlan & Pick<LifecyclePlan, 'lostCreate' | 'requestTimeoutMs'> {
+  const scenario: SessionScenario = 'create answer lost';
+  const variant = rng.pick([
+    'reset after processing',
+    'answer after the request timeout',
+    'cancelled during a slow create',
+    'killed during a slow create',
+  ] as const);
+  const requestTimeoutMs = { ...timeouts };
+  const slowCreate = (ms: number): PlannedFault => ({
+    endpoint: 'create',
+    kind: 'slower than the request timeout',
+    times: 1,
+    effect: 'fatal',
+    fault: { ...MATCHERS.create, times: 1, kind: 'delay', ms, processed: true },
+  });
+  let fault: PlannedFault;
+  if (variant === 'reset after processing')
+    fault = buildFault('create', 'reset after processing', 1, rng, REQUEST_TIMEOUT_MS);
+  else if (variant === 'killed during a slow create') {
+    requestTimeoutMs.main = PRODUCTION_REQUEST_TIMEOUT_MS;
+    fault = slowCreate(5000);
+  } else fault = slowCreate(REQUEST_TIMEOUT_MS * 2);
+  const signalled = variant === 'cancelled during a slow create' || variant === 'killed during a slow create';
+  return {
+    scenario,
+    faults: [fault],
+    postFaults: [],
+    inputs: sessionInputs(rng, scenario),
+    expected: { mainExit: 1, status: null, postExit: 0, errorIncludes: 'Creating the device session' },
+    lostCreate: {
+      variant,
+      signal: signalled ? rng.pick(['SIGINT', 'SIGTERM'] as const) : undefined,
+      afterCreateMs: rng.int(0, 300),
+    },
+    requestTimeoutMs,
+  };
+}
 
 function planRun(rng: Rng, faultCount: number): PartialPlan {
   const scenario = rng.pick(RUN_SCENARIOS);
@@ -343,7 +544,8 @@ function planRun(rng: Rng, faultCount: number): PartialPlan {
     expected = { mainExit: 1, status: null, postExit: 0, errorIncludes: 'Dispatching workflow gate.yml' };
     if (scenario === 'approval') expected.errorIncludes = 'Dispatching workflow release.yml';
   } else if (scenario === 'no wait') {
-    expected = { mainExit: 0, status: null, postExit: 0 };
+    // `status` is the dispatch answer's (issue 12): the run has just been created.
+    expected = { mainExit: 0, status: ['new', 'in-progress'], postExit: 0 };
   } else if (scenario === 'timeout') {
     expected = { mainExit: 1, postExit: 0 };
   } else if (fatal('run-read')) {
@@ -363,20 +565,13 @@ function planRun(rng: Rng, faultCount: number): PartialPlan {
 
 function planSession(rng: Rng, faultCount: number, signal: SignalPlan | undefined): PartialPlan {
   const scenario = rng.pick(SESSION_SCENARIOS);
-  const [type, platform] = rng.pick(SESSION_TYPES);
   const faults: PlannedFault[] = [];
   for (let i = 0; i < faultCount; i++) {
     const endpoint: Endpoint = rng.chance(0.35) ? 'create' : 'session-read';
     if (faults.some((f) => f.endpoint === endpoint)) continue;
     faults.push(randomFault(endpoint, rng, true));
   }
-  const inputs: Record<string, string> = {
-    command: 'start-device-session',
-    platform,
-    type,
-    name: `campaign ${scenario}`,
-    'poll-interval-seconds': POLL,
-  };
+  const inputs = sessionInputs(rng, scenario);
   if (scenario === 'no wait') inputs.wait = 'false';
   if (scenario === 'readiness timeout') inputs['timeout-minutes'] = TIMEOUT_MINUTES;
 
@@ -481,11 +676,20 @@ export interface LifecycleResult {
   post?: ActionRun;
   /** The signal reached the main step while it was still running. */
   signalled: boolean;
+  /** The signal reached the post step while it was still stopping the session. */
+  postSignalled: boolean;
   correct: boolean;
   problems: string[];
   leaked: number;
-  orphaned: number;
+  /** Sessions whose id the action never learned, and the post step warned may exist (expected). */
+  lostCreates: number;
   refusedStops: number;
+  /** Post steps a signal reached: the session ended stopped / the post step failed naming it. */
+  postSignalStopped: number;
+  postSignalReported: number;
+  /** Observations, not failures: see renderTable. */
+  cancelledPostWithoutAnnotation: number;
+  needlessWarnings: number;
   duplicates: number;
   hung: number;
   stackTraces: number;
@@ -494,17 +698,24 @@ export interface LifecycleResult {
 }
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+/** The post step's warning that a create whose answer was lost may have started a session. */
+const MAY_EXIST = /^::warning[^:]*::.*device session may (be running|exist)/im;
 
 export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Promise<LifecycleResult> {
   const sim = await startSimulator({ readinessDelayMs: 100, defaultJobDurationMs: 60, cancelDelayMs: 20 });
   const result: LifecycleResult = {
     plan,
     signalled: false,
+    postSignalled: false,
     correct: false,
     problems: [],
     leaked: 0,
-    orphaned: 0,
+    lostCreates: 0,
     refusedStops: 0,
+    postSignalStopped: 0,
+    postSignalReported: 0,
+    cancelledPostWithoutAnnotation: 0,
+    needlessWarnings: 0,
     duplicates: 0,
     hung: 0,
     stackTraces: 0,
@@ -516,39 +727,97 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
     const account = sim.addAccount({ name: 'campaign' });
     const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
-    const inputs = { ...plan.inputs, token, 'base-url': sim.url, 'app-id': project.id };
-    const env: Record<string, string> = { SVC_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) };
-    if (plan.debug) env.RUNNER_DEBUG = '1';
+    const inputs: Record<string, string> = {
+      ...plan.inputs,
+      token,
+      'base-url': sim.url,
+      'app-id': project.id,
+    };
+    // A sub-action has no `command` input: its bundle is the command.
+    if (plan.entry !== 'main') delete inputs.command;
+    const env = (requestTimeoutMs: number): Record<string, string> => ({
+      SVC_REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
+      ...(plan.debug ? { RUNNER_DEBUG: '1' } : {}),
+    });
     setUpScenario(sim, plan, watchers);
     for (const planned of plan.faults) sim.injectFault(planned.fault);
 
     let killedByHarness = false;
-    const main = await runAction({
-      inputs,
-      env,
-      runtime: plan.runtime,
-      timeoutMs: 30_000,
-      onSpawn: plan.signal
-        ? (child) =>
-            deliverSignal(
+    const lost = plan.lostCreate;
+    let onMainSpawn: ((child: ChildProcess) => void) | undefined;
+    if (plan.signal)
+      onMainSpawn = (child) =>
+        setTimeout(
+          () =>
+            escalate(
               child,
-              plan.signal!,
+              plan.signal!.signal,
+              RUNNER_ESCALATION,
               (alive) => (result.signalled ||= alive),
               () => (killedByHarness = true),
-            )
-        : undefined,
+            ),
+          plan.signal!.afterMs,
+        );
+    else if (lost?.signal)
+      onMainSpawn = (child) =>
+        afterArrival(sim, 'create', child, lost.afterCreateMs, () =>
+          escalate(
+            child,
+            lost.signal!,
+            // Killed soon after the signal, as the runner would at the end of its grace: the create
+            // cannot be abandoned, so the step only waits for its answer meanwhile.
+            lost.variant === 'killed during a slow create'
+              ? { termAfterMs: 150, killAfterMs: 300 }
+              : RUNNER_ESCALATION,
+            (alive) => (result.signalled ||= alive),
+            () => (killedByHarness = lost.variant !== 'killed during a slow create'),
+          ),
+        );
+    const main = await runAction({
+      entry: plan.entry,
+      inputs,
+      env: env(plan.requestTimeoutMs.main),
+      runtime: plan.runtime,
+      timeoutMs: 30_000,
+      onSpawn: onMainSpawn,
     });
     result.main = main;
-    if (main.signal === 'SIGKILL' || killedByHarness) result.hung += 1;
+    if (killedByHarness || (main.signal === 'SIGKILL' && lost?.variant !== 'killed during a slow create'))
+      result.hung += 1;
 
     sim.clearFaults();
     const knownId = main.state['session-id'];
+    // Only the root action and start-device-session have a post step (run-workflow/action.yml has none).
+    if (plan.entry === 'run-workflow') {
+      for (const id of watchers) clearInterval(id);
+      judge(result, sim, knownId);
+      return result;
+    }
     if (plan.scenario === 'session errors after ready' && knownId && main.exitCode === 0)
       sim.failSession(knownId);
     for (const planned of plan.postFaults) sim.injectFault(planned.fault);
-    const post = await runPost(main, { inputs, env, runtime: plan.runtime, timeoutMs: 30_000 });
+    let postKilled = false;
+    const postSignal = plan.postSignal;
+    const post = await runPost(main, {
+      inputs,
+      env: env(plan.requestTimeoutMs.post),
+      runtime: plan.runtime,
+      timeoutMs: 30_000,
+      onSpawn: postSignal
+        ? (child) =>
+            afterArrival(sim, 'stop', child, postSignal.afterStopMs, () =>
+              escalate(
+                child,
+                postSignal.signal,
+                RUNNER_ESCALATION,
+                (alive) => (result.postSignalled ||= alive),
+                () => (postKilled = true),
+              ),
+            )
+        : undefined,
+    });
     result.post = post;
-    if (post.signal === 'SIGKILL') result.hung += 1;
+    if (postKilled || post.signal === 'SIGKILL') result.hung += 1;
 
     for (const id of watchers) clearInterval(id);
     judge(result, sim, knownId);
@@ -603,33 +872,57 @@ function setUpScenario(sim: Simulator, plan: LifecyclePlan, watchers: NodeJS.Tim
   }
 }
 
+const RUNNER_ESCALATION = { termAfterMs: RUNNER_TERM_AFTER_MS, killAfterMs: RUNNER_KILL_AFTER_MS };
+
 /**
- * Delivers the planned signal as the runner does on cancellation: the signal, then SIGTERM 7.5 s later,
- * then a kill 2.5 s after that. A step that needs the kill hung.
+ * Delivers `signal` now as the runner does on cancellation, then SIGTERM and a kill at the given
+ * delays. `onDelivered` says whether the step was still running; `onKilled` runs before the kill.
  */
-function deliverSignal(
+function escalate(
   child: ChildProcess,
-  plan: SignalPlan,
+  signal: NodeJS.Signals,
+  pace: { termAfterMs: number; killAfterMs: number },
   onDelivered: (alive: boolean) => void,
   onKilled: () => void,
 ): void {
-  const timers: NodeJS.Timeout[] = [];
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
-  timers.push(
+  if (!running()) return onDelivered(false);
+  onDelivered(child.kill(signal));
+  const timers = [
+    setTimeout(() => running() && child.kill('SIGTERM'), pace.termAfterMs),
     setTimeout(() => {
-      if (!running()) return onDelivered(false);
-      onDelivered(child.kill(plan.signal));
-      timers.push(
-        setTimeout(() => running() && child.kill('SIGTERM'), 7500),
-        setTimeout(() => {
-          if (!running()) return;
-          onKilled();
-          child.kill('SIGKILL');
-        }, 10_000),
-      );
-    }, plan.afterMs),
-  );
+      if (!running()) return;
+      onKilled();
+      child.kill('SIGKILL');
+    }, pace.killAfterMs),
+  ];
   child.on('exit', () => timers.forEach(clearTimeout));
+}
+
+/** Runs `then` `delayMs` after the first request to `endpoint` reached the simulator (while `child` runs). */
+function afterArrival(
+  sim: Simulator,
+  endpoint: Endpoint,
+  child: ChildProcess,
+  delayMs: number,
+  then: () => void,
+): void {
+  const from = sim.requests.length;
+  const { method, path } = MATCHERS[endpoint];
+  const matches = (request: { method: string; path: string; control?: boolean }): boolean =>
+    !request.control &&
+    request.method === method &&
+    (typeof path === 'string' ? request.path.split('?')[0].startsWith(path) : path.test(request.path));
+  let delayed: NodeJS.Timeout | undefined;
+  const watcher = setInterval(() => {
+    if (!sim.requests.slice(from).some(matches)) return;
+    clearInterval(watcher);
+    delayed = setTimeout(then, delayMs);
+  }, 5);
+  child.on('exit', () => {
+    clearInterval(watcher);
+    clearTimeout(delayed);
+  });
 }
 
 function errorLines(run: ActionRun): string[] {
@@ -640,7 +933,7 @@ function judge(result: LifecycleResult, sim: Simulator, knownId: string | undefi
   const { plan, main, post } = result;
   const expected = plan.expected;
   const problems = result.problems;
-  if (!main || !post) return;
+  if (!main) return;
 
   result.runs = sim.runs().length;
   result.sessions = sim.sessions().length;
@@ -651,25 +944,28 @@ function judge(result: LifecycleResult, sim: Simulator, knownId: string | undefi
     ['main', main],
     ['post', post],
   ] as const) {
+    if (!run) continue;
     if (STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)) {
       result.stackTraces += 1;
       const trace = STACK_TRACE.test(run.stderr) ? run.stderr : run.stdout;
       problems.push(`${name} printed a stack trace: ${trace.slice(0, 400).replace(/\s+/g, ' ')}`);
     }
     if (run.stdout.includes('Unexpected error in the action')) problems.push(`${name}: unexpected error`);
-    if (run.exitCode !== 0 && errorLines(run).length === 0 && run.signal === null)
-      problems.push(`${name} failed without an error annotation`);
   }
-
-  const mayHaveProcessed = main.stdout.includes('may have processed the request anyway');
-  if (result.signalled) {
+  if (main.exitCode !== 0 && errorLines(main).length === 0 && main.signal === null)
+    problems.push('main failed without an error annotation');
+  const lost = plan.lostCreate;
+  if (lost?.variant === 'killed during a slow create') {
+    // Killed as planned: nothing of the main step to judge but the state it saved first.
+    if (!main.state['create-in-flight'])
+      problems.push('the killed main step saved no create-in-flight state');
+  } else if (result.signalled) {
     // A cancelled step never reports success; the normal outcome is fine if it had finished its work.
     const finishedFirst = main.exitCode === 0 && !main.stdout.includes('Received SIG');
     if (main.exitCode === 0 && !finishedFirst) problems.push('main exited 0 after a cancellation');
     // A request cut short by the cancellation is reported as the cancellation, not as a network error.
     if (errorLines(main).some((line) => /network error: aborted/.test(line)))
       problems.push('a cancelled request is reported as a network error');
-    if (post.exitCode !== 0) problems.push(`post exited ${post.exitCode} after a cancellation`);
   } else {
     if (main.exitCode !== expected.mainExit)
       problems.push(`main exited ${main.exitCode ?? main.signal}, expected ${expected.mainExit}`);
@@ -681,8 +977,24 @@ function judge(result: LifecycleResult, sim: Simulator, knownId: string | undefi
       );
     if (expected.errorIncludes && !errorLines(main).some((line) => line.includes(expected.errorIncludes!)))
       problems.push(`main error does not mention "${expected.errorIncludes}"`);
-    if (post.exitCode !== expected.postExit)
+  }
+
+  if (!post) {
+    // A run-workflow sub-action step: no post step at all.
+  } else if (plan.postSignal) judgePostSignal(result, sim, knownId);
+  else {
+    if (post.exitCode !== 0 && errorLines(post).length === 0 && post.signal === null)
+      problems.push('post failed without an error annotation');
+    if (result.signalled || lost?.signal) {
+      if (post.exitCode !== 0) problems.push(`post exited ${post.exitCode} after a cancellation`);
+    } else if (post.exitCode !== expected.postExit)
       problems.push(`post exited ${post.exitCode}, expected ${expected.postExit}`);
+    // The root action's post step after a step that started no session says nothing above debug.
+    const said = post.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !/^::(debug|add-mask)::/.test(line));
+    if (plan.command === 'run-workflow' && said.length > 0)
+      problems.push(`the post step of a run-workflow step printed: ${said.join(' / ').slice(0, 300)}`);
   }
 
   if (plan.command === 'start-device-session') {
@@ -693,14 +1005,22 @@ function judge(result: LifecycleResult, sim: Simulator, knownId: string | undefi
         problems.push(`session ended ${known.status}, expected ${expected.sessionEnd.join(' or ')}`);
     }
     if (!known && expected.sessionEnd && !result.signalled) problems.push('no session id saved in state');
+    const warned = MAY_EXIST.test(post?.stdout ?? '');
+    if (warned && sim.sessions().length === 0) result.needlessWarnings += 1;
     for (const session of sim.activeSessions()) {
       if (session.id !== knownId) {
-        result.orphaned += 1;
-        if (!mayHaveProcessed) {
+        // The id never reached the action: only a warning from the post step can point at it.
+        if (warned) result.lostCreates += 1;
+        else {
           result.leaked += 1;
-          problems.push(`session ${session.id} active, never reported`);
+          problems.push(
+            `session ${session.id} active, its id unknown to the action, and the post step did not warn`,
+          );
         }
+      } else if (plan.postSignal) {
+        // Judged in judgePostSignal.
       } else if (
+        post &&
         plan.postFaults.some((f) => f.effect === 'fatal') &&
         post.exitCode === 1 &&
         errorLines(post).some((line) => line.includes(session.id))
@@ -711,8 +1031,40 @@ function judge(result: LifecycleResult, sim: Simulator, knownId: string | undefi
         problems.push(`session ${session.id} left active`);
       }
     }
+    if (lost && !warned) problems.push('the post step did not warn that a session may exist');
   }
   result.correct = problems.length === 0;
+}
+
+/**
+ * A signal reached the post step while it was stopping the session. Correct: the session ended
+ * stopped (or errored), or the post step exited 1 with an error annotation naming the session and its
+ * URL. Never silent: never killed by the runner's escalation, never exit 0 with the session running.
+ */
+function judgePostSignal(result: LifecycleResult, sim: Simulator, knownId: string | undefined): void {
+  const { main, post, problems } = result;
+  if (!main || !post) return;
+  const session = knownId ? sim.getSession(knownId) : undefined;
+  if (!session) {
+    problems.push('no session id saved in state for the post step');
+    return;
+  }
+  const url = main.state['session-url'] ?? '';
+  if (session.status === 'stopped' || session.status === 'errored') {
+    result.postSignalStopped += 1;
+    if (post.exitCode !== 0 && errorLines(post).length === 0) result.cancelledPostWithoutAnnotation += 1;
+    return;
+  }
+  const named = errorLines(post).some((line) => line.includes(session.id) && line.includes(url));
+  if (post.exitCode === 1 && named) {
+    result.postSignalReported += 1;
+    return;
+  }
+  result.leaked += 1;
+  problems.push(
+    `session ${session.id} left ${session.status} after a ${result.plan.postSignal?.signal} during the post step's stop (${result.plan.postSignal?.variant}), ` +
+      `post ${post.signal ? `killed by ${post.signal}` : `exited ${post.exitCode}`} ${named ? 'naming it' : 'without an error naming the session and its URL'}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -741,10 +1093,19 @@ export interface CampaignReport {
   faultedRequests: number;
   signals: Record<string, number>;
   signalsWhileRunning: number;
+  /** Lifecycles with a signal planned for the post step's stop, by variant; how many reached it. */
+  postSignals: Record<string, number>;
+  postSignalsWhileStopping: number;
+  postSignalStopped: number;
+  postSignalReported: number;
+  /** Lifecycles whose create answer was lost, by variant. */
+  lostCreatePlans: Record<string, number>;
   correct: number;
   leaked: number;
-  orphaned: number;
+  lostCreates: number;
   refusedStops: number;
+  cancelledPostWithoutAnnotation: number;
+  needlessWarnings: number;
   duplicates: number;
   hung: number;
   stackTraces: number;
@@ -791,10 +1152,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     faultedRequests: 0,
     signals: { SIGINT: 0, SIGTERM: 0 },
     signalsWhileRunning: 0,
+    postSignals: {},
+    postSignalsWhileStopping: 0,
+    postSignalStopped: 0,
+    postSignalReported: 0,
+    lostCreatePlans: {},
     correct: 0,
     leaked: 0,
-    orphaned: 0,
+    lostCreates: 0,
     refusedStops: 0,
+    cancelledPostWithoutAnnotation: 0,
+    needlessWarnings: 0,
     duplicates: 0,
     hung: 0,
     stackTraces: 0,
@@ -810,12 +1178,20 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       count(report.faultsByEndpoint, planned.endpoint);
     }
     if (plan.signal) count(report.signals, plan.signal.signal);
+    if (plan.lostCreate?.signal) count(report.signals, plan.lostCreate.signal);
     if (result.signalled) report.signalsWhileRunning += 1;
+    if (plan.postSignal) count(report.postSignals, `${plan.postSignal.variant}, ${plan.postSignal.signal}`);
+    if (result.postSignalled) report.postSignalsWhileStopping += 1;
+    if (plan.lostCreate) count(report.lostCreatePlans, plan.lostCreate.variant);
     if (result.correct) report.correct += 1;
     else report.failures.push(result);
     report.leaked += result.leaked;
-    report.orphaned += result.orphaned;
+    report.lostCreates += result.lostCreates;
     report.refusedStops += result.refusedStops;
+    report.postSignalStopped += result.postSignalStopped;
+    report.postSignalReported += result.postSignalReported;
+    report.cancelledPostWithoutAnnotation += result.cancelledPostWithoutAnnotation;
+    report.needlessWarnings += result.needlessWarnings;
     report.duplicates += result.duplicates;
     report.hung += result.hung;
     report.stackTraces += result.stackTraces;
@@ -840,7 +1216,7 @@ export function renderTable(report: CampaignReport): string {
   rows.push(['lifecycles run', String(report.lifecycles)]);
   for (const [command, n] of Object.entries(report.byCommand).sort())
     rows.push([
-      `  ${command === 'start-device-session' ? 'start-device-session + post' : `${command} + post`}`,
+      `  ${command === 'start-device-session' ? 'start-device-session + post' : `${command} (+ post, root action only)`}`,
       String(n),
     ]);
   rows.push(['faults injected', String(faults)]);
@@ -858,18 +1234,45 @@ export function renderTable(report: CampaignReport): string {
   ]);
   rows.push(['  run that is canceled (scenario)', String(scenarioCount('run canceled'))]);
   rows.push([
-    'signals (SIGINT / SIGTERM), reaching a running step',
+    'signals to the main step (SIGINT / SIGTERM), reaching it running',
     `${report.signals.SIGINT} / ${report.signals.SIGTERM}, ${report.signalsWhileRunning}`,
   ]);
+  const postSignals = Object.values(report.postSignals).reduce((a, b) => a + b, 0);
+  rows.push([
+    'signals to the post step during its stop, reaching it stopping',
+    `${postSignals}, ${report.postSignalsWhileStopping}`,
+  ]);
+  for (const [variant, n] of Object.entries(report.postSignals).sort())
+    rows.push([`  ${variant}`, String(n)]);
+  rows.push(['  session ended stopped', String(report.postSignalStopped)]);
+  rows.push([
+    '  not confirmed: post failed naming the session and its URL',
+    String(report.postSignalReported),
+  ]);
+  const lostPlans = Object.values(report.lostCreatePlans).reduce((a, b) => a + b, 0);
+  rows.push(['creates whose answer was lost (planned)', String(lostPlans)]);
+  for (const [variant, n] of Object.entries(report.lostCreatePlans).sort())
+    rows.push([`  ${variant}`, String(n)]);
   rows.push(['outcomes correct', `${report.correct} / ${report.lifecycles}`]);
   rows.push(['sessions left active at the end', String(report.leaked)]);
   rows.push(['runs or sessions created twice', String(report.duplicates)]);
   rows.push(['steps that hung', String(report.hung)]);
   rows.push(['stack traces printed', String(report.stackTraces)]);
-  rows.push(['(expected) create answer lost, step failed saying so; no id to stop', String(report.orphaned)]);
+  rows.push([
+    '(expected, not leaks) create answer lost: post step warned a session may exist',
+    String(report.lostCreates),
+  ]);
   rows.push([
     '(expected) every stop refused, post step failed naming the session',
     String(report.refusedStops),
+  ]);
+  rows.push([
+    '(observed) post cancelled, session stopped, exit 1 without an error annotation',
+    String(report.cancelledPostWithoutAnnotation),
+  ]);
+  rows.push([
+    '(observed) post warned a session may exist when none was created',
+    String(report.needlessWarnings),
   ]);
   const width = Math.max(...rows.map(([label]) => label.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
@@ -893,7 +1296,13 @@ export function describeFailures(report: CampaignReport): string {
         .map((f) => `${f.endpoint}:${f.kind}×${f.times}`)
         .join(', ');
       const signal = plan.signal ? ` ${plan.signal.signal}@${plan.signal.afterMs}ms` : '';
-      return `#${plan.index} ${plan.command} "${plan.scenario}" on ${plan.runtime}${signal} [${faults || 'no faults'}]: ${result.problems.join('; ')}`;
+      const postSignal = plan.postSignal
+        ? ` post: ${plan.postSignal.signal} ${plan.postSignal.afterStopMs}ms after the stop arrived (${plan.postSignal.variant})`
+        : '';
+      const lost = plan.lostCreate
+        ? ` create answer lost: ${plan.lostCreate.variant}${plan.lostCreate.signal ? ` (${plan.lostCreate.signal} ${plan.lostCreate.afterCreateMs}ms after the create arrived)` : ''}`
+        : '';
+      return `#${plan.index} (seed ${report.seed}) ${plan.command} via ${plan.entry === 'main' ? 'the root action' : 'its sub-action'} "${plan.scenario}" on ${plan.runtime}${signal}${postSignal}${lost} [${faults || 'no faults'}]: ${result.problems.join('; ')}`;
     })
     .join('\n');
 }
