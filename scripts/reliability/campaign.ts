@@ -5,7 +5,8 @@
  * random), against a fresh simulator with faults injected on every endpoint and, sometimes, a SIGINT
  * or SIGTERM at a random moment. Two lifecycles aim at the post step's promises (issue 11):
  * - a signal that reaches the post step while it is stopping a session (slow, refused or hung stops),
- *   followed by the runner's escalation (SIGTERM 7.5 s after SIGINT, a kill 2.5 s later);
+ *   followed by the runner's escalation (SIGTERM 7.5 s after SIGINT, a kill 2.5 s later, scaled by
+ *   POST_SIGNAL_SCALE together with the post step's grace);
  * - a create whose answer is lost (reset after processing, an answer slower than the request timeout,
  *   a cancellation during a slow create, the main step killed during it).
  * Every lifecycle decides its correct outcome before it runs and compares. Seeded: the same seed plans
@@ -307,6 +308,15 @@ const PRODUCTION_REQUEST_TIMEOUT_MS = 30_000;
 /** The runner's escalation after a cancellation: SIGTERM 7.5 s after SIGINT, a kill 2.5 s later. */
 export const RUNNER_TERM_AFTER_MS = 7500;
 export const RUNNER_KILL_AFTER_MS = 10_000;
+/** How long the post step keeps stopping after a signal (src/post.ts, GRACE_AFTER_SIGNAL_MS). */
+const POST_GRACE_MS = 8000;
+/**
+ * The post step's grace can be scaled (SVC_CANCEL_GRACE_MS), so signals to the post step run on a
+ * quarter of the runner's clock: SIGTERM after 1.875 s, the kill after 2.5 s, a grace of 2 s; the
+ * same proportions as the real 7.5 s, 10 s and 8 s. The main step's stop on cancellation has no such
+ * setting, so signals to the main step keep the runner's real pace.
+ */
+export const POST_SIGNAL_SCALE = 0.25;
 const POLL = '0.05';
 const TIMEOUT_MINUTES = '0.01'; // 600 ms
 
@@ -417,9 +427,8 @@ function sessionInputs(rng: Rng, scenario: SessionScenario): Record<string, stri
 /**
  * A session that becomes ready; then the post step's stop is slow (confirmed after a retry), refused
  * (every attempt fails) or hung (no answer, with the action's real 30 s request limit), and a signal
- * reaches the post step once its first stop request has arrived. The runner's escalation follows at
- * its real pace: the post step's grace (8 s) is a fixed promise about that pace, so scaling the
- * escalation down would only measure the harness.
+ * reaches the post step once its first stop request has arrived. The runner's escalation follows, on
+ * the post step's scaled clock (POST_SIGNAL_SCALE).
  */
 function planPostSignal(
   rng: Rng,
@@ -800,7 +809,10 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
     const postSignal = plan.postSignal;
     const post = await runPost(main, {
       inputs,
-      env: env(plan.requestTimeoutMs.post),
+      env: {
+        ...env(plan.requestTimeoutMs.post),
+        SVC_CANCEL_GRACE_MS: String(POST_GRACE_MS * POST_SIGNAL_SCALE),
+      },
       runtime: plan.runtime,
       timeoutMs: 30_000,
       onSpawn: postSignal
@@ -809,7 +821,7 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
               escalate(
                 child,
                 postSignal.signal,
-                RUNNER_ESCALATION,
+                POST_ESCALATION,
                 (alive) => (result.postSignalled ||= alive),
                 () => (postKilled = true),
               ),
@@ -873,6 +885,10 @@ function setUpScenario(sim: Simulator, plan: LifecyclePlan, watchers: NodeJS.Tim
 }
 
 const RUNNER_ESCALATION = { termAfterMs: RUNNER_TERM_AFTER_MS, killAfterMs: RUNNER_KILL_AFTER_MS };
+const POST_ESCALATION = {
+  termAfterMs: RUNNER_TERM_AFTER_MS * POST_SIGNAL_SCALE,
+  killAfterMs: RUNNER_KILL_AFTER_MS * POST_SIGNAL_SCALE,
+};
 
 /**
  * Delivers `signal` now as the runner does on cancellation, then SIGTERM and a kill at the given
