@@ -40,6 +40,11 @@ function defaultOf(input: InputSpec): string {
   return '';
 }
 
+/** Required as action.yml and the README say it: required with no environment fallback or computed default. */
+function requiredInYaml(input: InputSpec): boolean {
+  return Boolean(input.required && !input.fallbackEnv && !input.fallback);
+}
+
 function subActionYaml(command: Command): string {
   const spec = specs[command];
   const inputs = Object.fromEntries(
@@ -47,7 +52,7 @@ function subActionYaml(command: Command): string {
       name,
       {
         description: input.description,
-        required: Boolean(input.required && !input.fallbackEnv && !input.fallback),
+        required: requiredInYaml(input),
         ...(input.default !== undefined ? { default: input.default } : {}),
       },
     ]),
@@ -162,7 +167,7 @@ function renderUsage(command: Command): string {
   const lines = ['```yaml', `- uses: ${ACTION_REPOSITORY}/${command}@${VERSION}`, '  with:'];
   for (const [name, input] of Object.entries(specs[command].inputs)) {
     const value = input.default ?? '';
-    const note = input.required && !input.fallbackEnv && !input.fallback ? '  # required' : '';
+    const note = requiredInYaml(input) ? '  # required' : '';
     lines.push(`    ${name}: ${value === '' ? "''" : value.startsWith('$') ? value : `'${value}'`}${note}`);
   }
   lines.push('```');
@@ -175,7 +180,7 @@ function renderInputs(command: Command): string {
   const lines = ['| Input | Required | Default | Description |', '| --- | --- | --- | --- |'];
   for (const [name, input] of own)
     lines.push(
-      `| \`${name}\` | ${input.required ? 'yes' : 'no'} | ${defaultOf(input)} | ${cell(input.description)} |`,
+      `| \`${name}\` | ${requiredInYaml(input) ? 'yes' : 'no'} | ${defaultOf(input)} | ${cell(input.description)} |`,
     );
   const common = Object.keys(specs[command].inputs).filter((name) => shared.has(name));
   if (common.length > 0)

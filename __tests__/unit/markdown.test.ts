@@ -82,14 +82,17 @@ describe('job summary and comment', () => {
   } as unknown as WorkflowRun;
 
   it('keeps every table row at its column count, and renders nothing from elsewhere as Markdown', () => {
-    const summary = renderRunSummary({
-      title: 'gate.yml',
-      runId: run.id,
-      runUrl: run.url ?? '',
-      run,
-      outcome: 'failed',
-      reason: HOSTILE_MESSAGE,
-    });
+    const summary = renderRunSummary(
+      {
+        title: 'gate.yml',
+        runId: run.id,
+        runUrl: run.url ?? '',
+        run,
+        outcome: 'failed',
+        reason: HOSTILE_MESSAGE,
+      },
+      (text) => text,
+    );
     const rows = summary.split('\n').filter((line) => line.startsWith('|'));
     const jobsHeader = rows.findIndex((row) => row.startsWith('| Job '));
     rows.forEach((row, index) => expect(cells(row)).toHaveLength(index >= jobsHeader ? 4 : 5));
@@ -107,7 +110,7 @@ describe('job summary and comment', () => {
       url: 'javascript:alert(1)',
       remoteConfig: { webPreviewUrl: 'https://svc.example/preview/1' },
     } as unknown as DeviceSession;
-    const summary = renderSessionSummary({ session, outcome: 'ready', note: 'note' });
+    const summary = renderSessionSummary({ session, outcome: 'ready', note: 'note' }, (text) => text);
     expect(summary).toContain('[open](<https://svc.example/preview/1>)');
     expect(summary).not.toContain('javascript:');
     expectInert(summary.replace('(<https://svc.example/preview/1>)', ''));

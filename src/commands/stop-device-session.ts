@@ -60,7 +60,7 @@ export async function stopSession(
         ? error.reason
         : (error as Error).message;
     throw new StopNotConfirmed(
-      `Device session ${sessionId}${where} could not be confirmed stopped: ${reason}. ` +
+      `Device session ${sessionId}${where} could not be confirmed stopped: ${reason.replace(/\.+$/, '')}. ` +
         'It may still be running and billing until it reaches its maximum duration: stop it from its session page, ' +
         'or with the stop-device-session command and this session id.',
     );

@@ -83,26 +83,31 @@ export function readSettings(
 }
 
 /**
- * Inputs the root action was given that `command` does not read. Only non-empty values the user
- * set count: the runner fills declared defaults in, so a value equal to its default is not a choice.
+ * Inputs the root action was given that `command` does not read. Only values the user chose count:
+ * the runner fills in the defaults the root action.yml declares (one only where every command that
+ * reads the input agrees on it, see scripts/generate.ts), so a value equal to that default is not a
+ * choice, nor is an expression default such as github-token's.
  */
 export function unusedInputWarnings(command: Command, source: InputSource): string[] {
   const used = new Set(Object.keys(COMMAND_SPECS[command].inputs));
   const warnings: string[] = [];
-  for (const [name, spec] of allInputs()) {
-    if (used.has(name) || name === 'command') continue;
+  for (const [name, variants] of allInputs()) {
+    if (used.has(name)) continue;
     const value = source.input(name).trim();
-    if (value === '' || value === spec.default || spec.default?.startsWith('${{')) continue;
+    const defaults = new Set(variants.map((spec) => spec.default));
+    const rootDefault = defaults.size === 1 ? [...defaults][0] : undefined;
+    if (value === '' || value === rootDefault || rootDefault?.startsWith('${{')) continue;
     warnings.push(`Input \`${name}\` is not used by ${command}; it is ignored.`);
   }
   return warnings;
 }
 
-/** Every input of every command, by name (the first command's spec of a shared name). */
-export function allInputs(): Map<string, CommandSpec['inputs'][string]> {
-  const inputs = new Map<string, CommandSpec['inputs'][string]>();
+/** Every input name of every command, with the spec each command gives it. */
+export function allInputs(): Map<string, CommandSpec['inputs'][string][]> {
+  const inputs = new Map<string, CommandSpec['inputs'][string][]>();
   for (const spec of Object.values(COMMAND_SPECS) as CommandSpec[])
-    for (const [name, input] of Object.entries(spec.inputs)) if (!inputs.has(name)) inputs.set(name, input);
+    for (const [name, input] of Object.entries(spec.inputs))
+      inputs.set(name, [...(inputs.get(name) ?? []), input]);
   return inputs;
 }
 

@@ -35,7 +35,8 @@ function looksLikeSecret(value: string): boolean {
 }
 
 function looksLikeToken(word: string): boolean {
-  if (word.length < 20) return false;
+  // Paths (`.github/workflows/e2e.yml`) and URLs are not tokens.
+  if (word.length < 20 || word.includes('/')) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(word)).length;
   return classes >= 2 && !/^[a-z0-9.-]+\.(ya?ml)$/i.test(word) && !/^https?:\/\/[^@]*$/i.test(word);
 }

@@ -60,6 +60,7 @@ export class ServiceClient {
       method: 'GET',
       path: `/v2/workflows/runs/${pathId(operation, 'workflow run', runId)}`,
       idempotent: true,
+      notFound: NOT_VISIBLE,
       schema: workflowRunSchema,
       ...limits,
     });
@@ -88,6 +89,7 @@ export class ServiceClient {
       method: 'GET',
       path: `/v2/device-run-sessions/${pathId(operation, 'device session', sessionId)}`,
       idempotent: true,
+      notFound: NOT_VISIBLE,
       schema: deviceSessionSchema,
       ...limits,
     });
@@ -109,6 +111,10 @@ export class ServiceClient {
     return sameId(operation, 'device session', sessionId, session);
   }
 }
+
+/** What a 404 on a read by id means: the id is wrong, or the token's account cannot see it. */
+const NOT_VISIBLE =
+  'Not found (404): it does not exist, or this token cannot see it (another project or account)';
 
 /** An id as it may appear in a message: a UUID as is, anything else only as a hint of its length. */
 function shownId(id: string): string {

@@ -221,6 +221,13 @@ describe('unusedInputWarnings (root action)', () => {
       'Input `wait` is not used by verify-webhook; it is ignored.',
     ]);
   });
+
+  it("warns about a value equal to one command's default when the root action declares none for it", () => {
+    // poll-interval-seconds defaults to 10 for runs and 5 for sessions: the root action.yml fills in nothing.
+    expect(unusedInputWarnings('verify-webhook', inputSource({ 'poll-interval-seconds': '10' }))).toEqual([
+      'Input `poll-interval-seconds` is not used by verify-webhook; it is ignored.',
+    ]);
+  });
 });
 
 describe('secretInputs', () => {
