@@ -223,12 +223,12 @@ describe('start-device-session, as the sub-action and as the root action', () =>
 
   it('stops the session and fails when it is not ready within timeout-minutes', async () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const main = await start('start-device-session', { 'timeout-minutes': '0.004' });
+    const main = await start('start-device-session', { 'timeout-minutes': '0.008' });
     const [session] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
     expect(world.sim.getSession(session.id)?.status).toBe('stopped');
     expect(main.stdout).toContain(
-      '::error::The device session was not ready within timeout-minutes (0.004); last status: new. The session was stopped.',
+      '::error::The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped.',
     );
     expect(main.outputs.status).toBe('stopped');
     expect(main.summary).toContain('The session was stopped.');

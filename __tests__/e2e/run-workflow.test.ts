@@ -206,12 +206,12 @@ describe('run-workflow, as the sub-action and as the root action', () => {
 
   it('fails at timeout-minutes, links the run and sets the last status', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    for (const [, result] of await both({ 'timeout-minutes': '0.005' })) {
+    for (const [, result] of await both({ 'timeout-minutes': '0.008' })) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
       expect(result.outputs.status).toBe('in-progress');
       expect(result.stdout).toContain(
-        `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.005); last status: in-progress.`,
+        `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
       );
       expect(result.stdout).toMatch(new RegExp(`::error::.*${simRun.url}`));
     }

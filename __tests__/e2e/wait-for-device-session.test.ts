@@ -156,12 +156,12 @@ describe('wait-for-device-session', () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
     const start = await startEarly();
     const id = start.outputs['session-id'];
-    const wait = await waitLater(start, { 'timeout-minutes': '0.004' });
+    const wait = await waitLater(start, { 'timeout-minutes': '0.008' });
     expect(wait.exitCode).toBe(1);
     expect(world.sim.getSession(id)?.status).toBe('stopped');
     expect(apiRequests(world.sim).at(-1)).toBe(`POST ${SESSIONS}/${id}/stop`);
     expect(wait.stdout).toContain(
-      '::error::The device session was not ready within timeout-minutes (0.004); last status: new. The session was stopped.',
+      '::error::The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped.',
     );
     expect(wait.outputs.status).toBe('stopped');
     expect(wait.summary).toContain('The session was stopped.');

@@ -174,11 +174,11 @@ describe('wait-for-run', () => {
   it('times out linking the run, which goes on', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
     const slow = await someoneElsesRun();
-    const result = await follow(slow.id, { 'timeout-minutes': '0.004' });
+    const result = await follow(slow.id, { 'timeout-minutes': '0.008' });
     expect(result.exitCode).toBe(1);
     expect(result.outputs.status).toBe('in-progress');
     expect(result.stdout).toContain(
-      `::error::Workflow run ${slow.id} did not finish within timeout-minutes (0.004); last status: in-progress.`,
+      `::error::Workflow run ${slow.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
     );
     expect(result.stdout).toContain(slow.url);
     world.sim.cancelRun(slow.id);
