@@ -1287,7 +1287,7 @@ export function renderTable(report: CampaignReport): string {
     String(report.cancelledPostWithoutAnnotation),
   ]);
   rows.push([
-    '(observed) post warned a session may exist when none was created',
+    '(observed) post warned a session may exist; none did (the main step could not tell)',
     String(report.needlessWarnings),
   ]);
   const width = Math.max(...rows.map(([label]) => label.length));
