@@ -69,6 +69,10 @@ beforeAll(async () => {
 afterAll(() => world.sim.close());
 // Runs, job behaviours, faults and recorded requests of one test never reach the next.
 beforeEach(() => world.sim.reset());
+// As in every end-to-end file: nothing a test did leaves a device running.
+afterEach(() => {
+  expect(world.sim.activeSessions()).toEqual([]);
+});
 
 function run(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
   return runStep(action, {

@@ -34,6 +34,10 @@ beforeAll(async () => {
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
+// As in every end-to-end file: nothing a test did leaves a device running.
+afterEach(() => {
+  expect(world.sim.activeSessions()).toEqual([]);
+});
 
 /**
  * A run nobody in this job dispatched: the step only knows its id. Its first jobs have started when
