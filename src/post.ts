@@ -9,7 +9,7 @@
 import { createCoreIO, type ActionIO } from './io.js';
 import { maskSecretInputs } from './core-inputs.js';
 import { createClient } from './client-factory.js';
-import { reportFailure } from './errors.js';
+import { ActionFailure, reportFailure } from './errors.js';
 import { UUID } from './inputs/parsers.js';
 import { STATE } from './commands/session-state.js';
 import { logStopped, stopSession } from './commands/stop-device-session.js';
@@ -70,7 +70,14 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
       signal: giveUp.signal,
     });
     logStopped(io, session);
-    if (timer) process.exitCode = 1; // the post step was cancelled, even though the stop was confirmed
+    // The post step was cancelled: the runner marks it so; the annotation says the device is not left running.
+    if (timer)
+      reportFailure(
+        io,
+        new ActionFailure(
+          `The post step was cancelled; device session ${sessionId} was stopped all the same.`,
+        ),
+      );
   } catch (error) {
     reportFailure(io, error);
   } finally {

@@ -58,7 +58,7 @@ const RUN_HEADINGS: Record<RunOutcome, string> = {
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
-  const report = redactDeep(input, redact);
+  const report = redactDeep({ ...input, run: input.run && shownFields(input.run) }, redact);
   const { run } = report;
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
@@ -86,6 +86,29 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   if (report.outcome === 'not-followed')
     lines.push('Not followed (`wait: false`): follow it with `wait-for-run` and this run id.', '');
   return lines.join('\n');
+}
+
+/**
+ * Only the fields the summary shows: job outputs and other large fields are not copied (for a run
+ * with a thousand jobs, copying everything to redact it costs more than rendering).
+ */
+function shownFields(run: WorkflowRun): WorkflowRun {
+  const { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef } = run;
+  const jobs = run.jobs.map(
+    ({ id, key, name, type, status, errors, buildId, submissionId, createdAt, updatedAt }) => ({
+      id,
+      key,
+      name,
+      type,
+      status,
+      errors: errors?.slice(0, 3),
+      buildId,
+      submissionId,
+      createdAt,
+      updatedAt,
+    }),
+  );
+  return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
 }
 
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */

@@ -237,7 +237,8 @@ export class ServiceHttp {
       throw formatError(spec, "the service's answer has no `data` field");
     const data = (json as { data: unknown }).data;
     const id = resourceIdOf(data);
-    if (depthExceeds(data, MAX_JSON_DEPTH))
+    // The envelope is one level: its data may nest MAX_JSON_DEPTH levels below it.
+    if (depthExceeds(body, MAX_JSON_DEPTH + 1))
       throw formatError(spec, `the service's answer is nested more than ${MAX_JSON_DEPTH} levels deep`, id);
     const parsed = spec.schema.safeParse(data);
     if (!parsed.success) {
@@ -270,14 +271,23 @@ function resourceIdOf(data: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Whether `value` nests deeper than `limit`, found without recursion (so it cannot overflow the stack). */
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+/**
+ * Whether JSON text nests deeper than `limit`, by counting brackets outside strings: one pass over
+ * the text, no recursion (so it cannot overflow the stack) and nothing allocated.
+ */
+function depthExceeds(json: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x7d || code === 0x5d) depth--;
   }
   return false;
 }
