@@ -7,9 +7,16 @@ const CLI = 'build/simulator/cli.js';
 
 let child: ChildProcessWithoutNullStreams | undefined;
 
-afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+// SIGTERM first: the CLI then removes the temporary repository it made; SIGKILL only if it hangs.
+afterEach(async () => {
+  const running = child;
   child = undefined;
+  if (!running || running.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.kill('SIGTERM');
+  const timer = setTimeout(() => running.kill('SIGKILL'), 2000);
+  await exited;
+  clearTimeout(timer);
 });
 
 function startCli(args: string[]): Promise<string> {
