@@ -111,7 +111,8 @@ function rootActionYaml(): string {
         ? ` Default: ${users.map((user, i) => `${variants[i].default ?? 'none'} for \`${user}\``).join(', ')}.`
         : '';
     const descriptions = [...new Set(variants.map((input) => input.description))];
-    const required = users.filter((user, i) => variants[i].required);
+    // Required: the step needs a value, from the input or its environment variable (not computed for it).
+    const required = users.filter((user, i) => variants[i].required && !variants[i].fallback);
     inputs[name] = {
       description:
         `${users.map((user) => `\`${user}\``).join(', ')}: ${descriptions.join(' / ')}${perCommand}` +
