@@ -379,7 +379,13 @@ describe('run-workflow errors and faults', () => {
     const result = await run('run-workflow');
     expect(result.exitCode).toBe(0);
     expect(result.outputs.status).toBe('success');
-    expect(result.stdout.match(/retrying in/g)?.length).toBeGreaterThanOrEqual(4);
+    const retries = result.stdout.split('\n').filter((line) => line.includes('retrying in'));
+    expect(retries.length).toBeGreaterThanOrEqual(4);
+    // Each fact once: the operation opens the line and is not repeated inside the reason.
+    for (const line of retries) {
+      expect(line).toMatch(/^Reading workflow run [0-9a-f-]{36}: attempt \d failed \(/);
+      expect(line.split('Reading workflow run')).toHaveLength(2);
+    }
     expect(world.sim.requests.filter((request) => request.fault).length).toBe(4);
   });
 
