@@ -5,7 +5,7 @@
  * code or a link to an http(s) URL the service gave for it), so a commit message or job name shows
  * as text: no links, images, mentions, emphasis or HTML, and the tables keep their columns.
  */
-import type { DeviceSession, WorkflowRun } from './service/contract.js';
+import { firstJobError, type DeviceSession, type WorkflowRun } from './service/contract.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
@@ -157,16 +157,9 @@ function jobDuration(job: Job): string {
   return Number.isFinite(ms) && ms >= 0 ? formatElapsed(ms) : '';
 }
 
-/** The first message in a job's `errors`, whose element shape the spec does not show. */
 function jobError(job: Job): string {
-  for (const error of job.errors ?? []) {
-    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
-    const text = [error, record.message, record.title].find(
-      (value): value is string => typeof value === 'string' && value.trim() !== '',
-    );
-    if (text) return `: ${markdownText(text, 300)}`;
-  }
-  return '';
+  const text = firstJobError(job);
+  return text ? `: ${markdownText(text, 300)}` : '';
 }
 
 /** How waiting for a session ended, as the summary tells it. */

@@ -9,6 +9,7 @@ import {
   JOB_TERMINAL,
   RUN_STATUSES,
   WORKFLOW_RUN_TERMINAL,
+  firstJobError,
   type WorkflowRun,
 } from '../service/contract.js';
 import { poll, type PollOutcome } from '../poll.js';
@@ -198,21 +199,14 @@ function describeJobs(jobs: Job[]): string {
   return ` Failed jobs: ${jobs.map((job) => `${jobLabel(job)} (${oneLine(job.status, 40)}${firstError(job)})`).join(', ')}.`;
 }
 
-export function jobLabel(job: Job): string {
+function jobLabel(job: Job): string {
   const name = job.name && job.name !== job.key ? ` (${oneLine(job.name, 80)})` : '';
   return `${oneLine(job.key, 80)}${name}`;
 }
 
-/** The first message in a job's `errors`, whose element shape the spec does not show: read defensively. */
-export function firstError(job: Job): string {
-  for (const error of job.errors ?? []) {
-    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
-    const text = [error, record.message, record.title].find(
-      (value): value is string => typeof value === 'string' && value.trim() !== '',
-    );
-    if (text) return `: ${oneLine(text, 200)}`;
-  }
-  return '';
+function firstError(job: Job): string {
+  const text = firstJobError(job);
+  return text ? `: ${oneLine(text, 200)}` : '';
 }
 
 function setRunOutputs(io: CommandContext['io'], run: WorkflowRun): void {

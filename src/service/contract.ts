@@ -249,6 +249,21 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/**
+ * The first message in a job's `errors`, whose element shape is "not shown" in the spec: a string,
+ * or an object with `message` or `title`. Undefined when there is none.
+ */
+export function firstJobError(job: Pick<WorkflowJob, 'errors'>): string | undefined {
+  for (const error of job.errors ?? []) {
+    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const text = [error, record.message, record.title].find(
+      (value): value is string => typeof value === 'string' && value.trim() !== '',
+    );
+    if (text) return text;
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Compile-time checks that the two views agree (no code is emitted for them)
 
