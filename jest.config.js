@@ -10,8 +10,8 @@ export default {
     ],
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
-  // Two files at a time even on two cores (Jest's default there is one): the end-to-end files spend
+  // Three files at a time on two cores (Jest's default there is one): the end-to-end files spend
   // most of their time waiting on the bundles they spawn and on the simulator's timers, not in Jest.
-  maxWorkers: 2,
+  maxWorkers: 3,
   testTimeout: 60000,
 };

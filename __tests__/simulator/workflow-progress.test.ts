@@ -258,6 +258,8 @@ describe('workflow run progression', () => {
 
   it('control routes approve, reject and cancel runs; 409 when nothing awaits approval, 404 for unknown runs', async () => {
     w = await world(repoPath, { defaultJobDurationMs: 5 });
+    // The build runs long enough that the early approve surely comes before the approval job waits.
+    w.sim.setJobBehaviour('build', { durationMs: 600 });
     const id = await start();
     const early = await call(w.sim, 'POST', `/_sim/runs/${id}/approve`);
     expect(early.status).toBe(409);
