@@ -116,6 +116,26 @@ async function main(): Promise<void> {
   const token = sim.addToken({ account, role, robot: true });
   const url = sim.url;
 
+  // Before the banner: whoever reads it may signal at once, and the repository must still go.
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, closing the simulator`);
+    sim
+      .close()
+      .then(() => (values.repo ? undefined : rm(repoPath, { recursive: true, force: true })))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
   console.log(`Simulator listening on ${url}
 ${columns([
   [`token (${role}):`, token],
@@ -147,25 +167,6 @@ ${columns(
 Environment for the action:
   SVC_BASE_URL=${url} SVC_TOKEN=${token}
 Press Ctrl-C to stop.`);
-
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal} received, closing the simulator`);
-    sim
-      .close()
-      .then(() => (values.repo ? undefined : rm(repoPath, { recursive: true, force: true })))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,7 @@ afterEach(async () => {
   if (!running || running.exitCode !== null) return;
   const exited = new Promise((resolve) => running.once('exit', resolve));
   running.kill('SIGTERM');
-  const timer = setTimeout(() => running.kill('SIGKILL'), 2000);
+  const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
 });
