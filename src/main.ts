@@ -104,10 +104,6 @@ async function postComment(
   signal: AbortSignal,
 ): Promise<void> {
   if (signal.aborted) return io.info('The step was cancelled; no pull request comment was posted.');
-  if (!comment.githubToken)
-    return io.warning(
-      'comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
-    );
   let subject: string;
   if (settings.command === 'run-workflow') subject = settings.fileName;
   else if (settings.command === 'wait-for-run') subject = `run ${settings.runId}`;

@@ -111,6 +111,11 @@ export async function commentOnPullRequest(
     );
     return;
   }
+  // Outside a pull request the notice above says enough; here the token is needed.
+  if (!settings.githubToken) {
+    io.warning('comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.');
+    return;
+  }
   try {
     const github = await import('@actions/github');
     const { context } = github;

@@ -267,12 +267,15 @@ describe('pull-request comment', () => {
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
 
-  it('is skipped with a notice outside pull-request events', async () => {
-    const result = await runWorkflow({}, 'push');
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain(
-      '::notice::comment: true, but this is a `push` event, not a pull request; no comment was posted.',
-    );
+  it('is skipped with a notice outside pull-request events, with or without a github-token', async () => {
+    for (const inputs of [{}, { 'github-token': '' }] as Record<string, string>[]) {
+      const result = await runWorkflow(inputs, 'push');
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(
+        '::notice::comment: true, but this is a `push` event, not a pull request; no comment was posted.',
+      );
+      expect(result.stdout).not.toContain('::warning::');
+    }
     expect(github.requests).toEqual([]);
   });
 
