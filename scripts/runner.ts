@@ -63,7 +63,7 @@ export interface ActionRun {
 export interface RunOptions {
   /**
    * The bundle to run: `main` and `post` are the root action's (the `command` input chooses), a
-   * command's name is that sub-action's main bundle (dist/<entry>/index.js).
+   * command's name is that sub-action's entrypoint (dist/<entry>/index.js, which loads dist/action).
    */
   entry?: string;
   inputs?: Record<string, string>;

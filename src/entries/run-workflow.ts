@@ -1,4 +1,0 @@
-// Bundle entrypoint of the `run-workflow` sub-action (dist/run-workflow/index.js).
-import { run } from '../main.js';
-
-await run('run-workflow');
