@@ -26,7 +26,7 @@ export function createClient(api: ApiSettings, io: ActionIO): ServiceClient {
 }
 
 /** Test and tuning hook: a positive number from the environment, else the fallback. */
-function envNumber(name: string, fallback: number): number {
+export function envNumber(name: string, fallback: number): number {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }

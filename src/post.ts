@@ -8,7 +8,7 @@
  */
 import { createCoreIO, type ActionIO } from './io.js';
 import { maskSecretInputs } from './core-inputs.js';
-import { createClient } from './client-factory.js';
+import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID } from './inputs/parsers.js';
 import { STATE } from './commands/session-state.js';
@@ -22,7 +22,7 @@ const POST_STOP_WITHIN_MS = 2 * 60_000;
  */
 const GRACE_AFTER_SIGNAL_MS = 8_000;
 /** Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's. */
-const graceAfterSignalMs = (): number => Number(process.env.SVC_CANCEL_GRACE_MS) || GRACE_AFTER_SIGNAL_MS;
+const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', GRACE_AFTER_SIGNAL_MS);
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   maskSecretInputs(io, 'start-device-session');
