@@ -12,17 +12,13 @@ import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID } from './inputs/parsers.js';
 import { STATE } from './commands/session-state.js';
+import { POST_STOP_GRACE_MS } from './runner-timings.js';
 import { logStopped, stopSession } from './commands/stop-device-session.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
-/**
- * After SIGINT the runner sends SIGTERM 7.5 s later and kills the process 2.5 s after that: the
- * stop goes on for 8 s, then the step reports what it knows while it still can.
- */
-const GRACE_AFTER_SIGNAL_MS = 8_000;
 /** Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's. */
-const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', GRACE_AFTER_SIGNAL_MS);
+const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', POST_STOP_GRACE_MS);
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   maskSecretInputs(io, 'start-device-session');

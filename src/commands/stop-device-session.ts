@@ -14,10 +14,9 @@ import { ActionFailure } from '../errors.js';
 import { sleep } from '../sleep.js';
 import { hostOf, type CommandContext } from './context.js';
 import { STATE } from './session-state.js';
+import { STOP_ON_CANCEL_MS } from '../runner-timings.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
-/** Time for the stop after a cancellation: the runner sends SIGTERM 7.5 s after SIGINT and kills 2.5 s later. */
-export const STOP_ON_CANCEL_MS = 6_000;
 const STOP_ON_FAILURE_MS = 60_000;
 
 export function isSessionTerminal(session: Pick<DeviceSession, 'status'>): boolean {

@@ -11,7 +11,9 @@ export class InputProblem extends Error {}
 
 export type Parser<T> = (value: string, name: string) => T;
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../service/contract.js';
+
+export { UUID };
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** The shortest poll interval allowed: fast tests against the simulator, never a busy loop. */
 export const MIN_POLL_INTERVAL_SECONDS = 0.05;

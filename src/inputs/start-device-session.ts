@@ -7,7 +7,6 @@ import {
   comment,
   exportEnv,
   githubToken,
-  LIMITS,
   pollInterval,
   readTable,
   settled,
@@ -18,7 +17,12 @@ import {
   type InputSource,
   type Values,
 } from './table.js';
-import { PLATFORMS, SESSION_TYPES, type CreateSessionRequest } from '../service/contract.js';
+import {
+  PLATFORMS,
+  SESSION_LIMITS as LIMITS,
+  SESSION_TYPES,
+  type CreateSessionRequest,
+} from '../service/contract.js';
 
 /** The outputs of a ready session, shared by start-device-session and wait-for-device-session. */
 export const SESSION_OUTPUTS = {
@@ -50,7 +54,10 @@ export const startDeviceSession = {
       hint: `allowed: ${PLATFORMS.join(', ')}.`,
       parse: parse.oneOf(PLATFORMS),
     },
-    name: { description: 'Session name, up to 255 characters.', parse: parse.text(LIMITS.nameLength) },
+    name: {
+      description: `Session name, up to ${LIMITS.nameLength} characters.`,
+      parse: parse.text(LIMITS.nameLength),
+    },
     type: {
       description:
         'The controller: `agent-device` (the service default), `appium`, `argent` or `serve-sim` (iOS only, browser preview).',
@@ -70,8 +77,8 @@ export const startDeviceSession = {
       parse: parse.integer(0, LIMITS.maxDurationMinutes),
     },
     'max-idle-time-minutes': {
-      description: `Whole minutes from 1 to ${LIMITS.maxDurationMinutes - 1}, smaller than \`max-duration-minutes\`; not for \`serve-sim\`.`,
-      parse: parse.integer(1, LIMITS.maxDurationMinutes - 1),
+      description: `Whole minutes from 1 to ${LIMITS.maxIdleTimeMinutesExclusive - 1}, smaller than \`max-duration-minutes\`; not for \`serve-sim\`.`,
+      parse: parse.integer(1, LIMITS.maxIdleTimeMinutesExclusive - 1),
     },
     'build-id': {
       description: 'Application source: a build id (UUID) to install. At most one application source.',
@@ -79,7 +86,7 @@ export const startDeviceSession = {
     },
     'application-archive-url': {
       description: 'Application source: an http(s) URL of an app archive, up to 2048 characters.',
-      parse: parse.httpUrl(LIMITS.archiveUrlLength),
+      parse: parse.httpUrl(LIMITS.applicationArchiveUrlLength),
     },
     'svc-go': {
       description: 'Application source: `true` installs the hosted client app.',

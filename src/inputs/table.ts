@@ -116,14 +116,6 @@ export function secretValues(table: InputTable, source: InputSource): string[] {
     .filter((value) => value !== '');
 }
 
-/** Limits from service-interface.md ("Limits"). */
-export const LIMITS = {
-  nameLength: 255,
-  archiveUrlLength: 2048,
-  maxDurationMinutes: 115,
-  webhookSecretLength: 16,
-} as const;
-
 // ---- Inputs shared by the commands that call the service -------------------------------------
 
 export const token: InputSpec<string> = {

@@ -1,21 +1,22 @@
 /** Inputs of `verify-webhook`: check the signature of a delivery and expose its fields. */
 import * as parse from './parsers.js';
-import { LIMITS, readTable, settled, type CommandSpec, type InputSource } from './table.js';
+import { MIN_SECRET_LENGTH as WEBHOOK_SECRET_MIN_LENGTH } from '../webhook/signature.js';
+import { readTable, settled, type CommandSpec, type InputSource } from './table.js';
 
 export const verifyWebhook = {
   description:
     'Check the `svc-signature` of a webhook delivery the service sent (relayed into a workflow) and expose its fields.',
   inputs: {
     'webhook-secret': {
-      description: `The webhook's signing secret, at least ${LIMITS.webhookSecretLength} characters. Masked.`,
+      description: `The webhook's signing secret, at least ${WEBHOOK_SECRET_MIN_LENGTH} characters. Masked.`,
       required: true,
       secret: true,
       untrimmed: true,
-      hint: `the webhook's signing secret (at least ${LIMITS.webhookSecretLength} characters).`,
+      hint: `the webhook's signing secret (at least ${WEBHOOK_SECRET_MIN_LENGTH} characters).`,
       parse: (value: string, name: string) => {
-        if (value.length < LIMITS.webhookSecretLength)
+        if (value.length < WEBHOOK_SECRET_MIN_LENGTH)
           throw new parse.InputProblem(
-            `\`${name}\` must be at least ${LIMITS.webhookSecretLength} characters long (it has ${value.length}).`,
+            `\`${name}\` must be at least ${WEBHOOK_SECRET_MIN_LENGTH} characters long (it has ${value.length}).`,
           );
         return value;
       },

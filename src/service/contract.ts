@@ -242,7 +242,8 @@ export type DispatchedRun = z.infer<typeof dispatchedRunSchema>;
 export type RemoteConfig = z.infer<typeof remoteConfigSchema>;
 export type DeviceSession = z.infer<typeof deviceSessionSchema>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The one pattern of an id, at every boundary: input, service answer, saved state. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids in the service's paths and fields are UUIDs ("All identifiers named UUID…"). */
 export function isUuid(value: string): boolean {
