@@ -2,21 +2,19 @@
 // "type":"module", licenses.txt of what it bundles, and the chunk of the on-demand
 // @actions/github), then writes the entrypoint each action.yml names: dist/<entry>/index.js, two
 // lines that import the bundle and run one command (main: the root action; post: the post step).
+// The sub-actions are the directories whose action.yml scripts/generate.ts wrote from the command
+// registry (src/commands/index.ts), so a new command needs no line here.
 //
 // ncc runs with --transpile-only: `npm run typecheck` type-checks the whole project instead.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const COMMANDS = [
-  'run-workflow',
-  'wait-for-run',
-  'start-device-session',
-  'wait-for-device-session',
-  'stop-device-session',
-  'verify-webhook',
-];
+const COMMANDS = readdirSync('.', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(entry.name, 'action.yml')))
+  .map((entry) => entry.name)
+  .sort();
 /** dist/<entry>/index.js: what it runs. */
 export const ENTRIES = {
   main: 'await run();',

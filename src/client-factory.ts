@@ -1,6 +1,6 @@
 /** Builds the service client for a step, wired to the step's log and secret redaction. */
 import type { ActionIO } from './io.js';
-import type { ApiSettings } from './inputs/index.js';
+import type { ApiSettings } from './inputs/table.js';
 import { ServiceClient } from './service/client.js';
 import { DEFAULT_RETRY_POLICY, MIN_DELAY_MS } from './service/retry.js';
 

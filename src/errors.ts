@@ -28,12 +28,11 @@ export function describeFailure(error: unknown): { message: string; stack?: stri
  * defect) only in the debug log, and exit code 1. Returns the message, for the pull-request comment.
  */
 export function reportFailure(
-  io: { error(message: string): void; debug(message: string): void },
+  io: { setFailed(message: string): void; debug(message: string): void },
   error: unknown,
 ): string {
   const { message, stack } = describeFailure(error);
   if (stack) io.debug(stack);
-  io.error(message);
-  process.exitCode = 1;
+  io.setFailed(message);
   return message;
 }

@@ -19,6 +19,8 @@ export interface ActionIO {
   warning(message: string): void;
   /** An error annotation; does not by itself fail the step. */
   error(message: string): void;
+  /** An error annotation that fails the step (exit code 1). */
+  setFailed(message: string): void;
   notice(message: string): void;
   debug(message: string): void;
   /** Runs `fn` inside a collapsible log group titled `title`. */
@@ -97,6 +99,7 @@ export function createCoreIO(): ActionIO {
     // (it tries `::` first and `##[` only when that fails), so nothing inside the data is obeyed.
     warning: (message) => core.warning(redact(message)),
     error: (message) => core.error(redact(message)),
+    setFailed: (message) => core.setFailed(redact(message)),
     notice: (message) => core.notice(redact(message)),
     debug: (message) => core.debug(redact(message)),
     group: (title, fn) => core.group(redact(title), fn),

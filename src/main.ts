@@ -7,37 +7,32 @@
  * action, where the `command` input chooses.
  */
 import { createCoreIO, type ActionIO } from './io.js';
-import { coreInputSource, maskSecretInputs } from './core-inputs.js';
 import {
+  COMMANDS,
+  inputSource,
+  maskSecretInputs,
   readCommand,
-  readSettings,
+  transportWarnings,
   unusedInputWarnings,
-  type Command,
-  type CommentSettings,
-  type Settings,
-} from './inputs/index.js';
+  type CommandName,
+} from './commands/index.js';
+import type { Invocation } from './commands/command.js';
 import { createClient } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest } from './pr-comment.js';
-import { runWorkflow } from './commands/run-workflow.js';
-import { waitForRun } from './commands/wait-for-run.js';
-import { startDeviceSession } from './commands/start-device-session.js';
-import { waitForDeviceSession } from './commands/wait-for-device-session.js';
-import { stopDeviceSessionCommand } from './commands/stop-device-session.js';
-import { verifyWebhook } from './commands/verify-webhook.js';
+import type { ServiceClient } from './service/client.js';
 
-export async function run(command?: Command, io: ActionIO = createCoreIO()): Promise<void> {
-  const source = coreInputSource(io);
+export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {
+  const source = inputSource(io);
   // Before the command is known, every input that may hold a secret is masked.
   maskSecretInputs(io);
 
-  let settings: Settings;
+  let invocation: Invocation;
   try {
     const chosen = command ?? readCommand(source);
     if (!command) for (const warning of unusedInputWarnings(chosen, source)) io.warning(warning);
-    const read = readSettings(chosen, source);
-    settings = read.settings;
-    for (const warning of read.warnings) io.warning(warning);
+    invocation = COMMANDS[chosen].read(source);
+    if (invocation.baseUrl) for (const warning of transportWarnings(invocation.baseUrl)) io.warning(warning);
   } catch (error) {
     reportFailure(io, error);
     return;
@@ -52,14 +47,19 @@ export async function run(command?: Command, io: ActionIO = createCoreIO()): Pro
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // With `comment: true` the job summary the command writes is kept for the pull-request comment.
-  const comment = 'comment' in settings ? settings.comment : undefined;
+  const { comment } = invocation;
   const summaries: string[] = [];
   const commandIO: ActionIO = comment
     ? { ...io, appendSummary: (markdown) => (summaries.push(markdown), io.appendSummary(markdown)) }
     : io;
+  let client: ServiceClient | undefined;
   let failure: string | undefined;
   try {
-    await runCommand(settings, commandIO, cancellation.signal);
+    await invocation.run({
+      io: commandIO,
+      signal: cancellation.signal,
+      client: (api) => (client ??= createClient(api, commandIO)),
+    });
     // The signal came as the command finished: exit 1 (cancelled) with a message, never in silence.
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
@@ -67,51 +67,16 @@ export async function run(command?: Command, io: ActionIO = createCoreIO()): Pro
     // Redacted before the comment escapes it as Markdown (escaping would change a secret's characters).
     failure = io.redact(reportFailure(io, error));
   } finally {
+    client?.dispose();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  if (comment) await postComment(settings, comment, summaries, failure, io, cancellation.signal);
-}
-
-async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal): Promise<void> {
-  if (settings.command === 'verify-webhook') return verifyWebhook(settings, io);
-  const client = createClient(settings.api, io);
-  const context = { io, client, signal };
-  try {
-    switch (settings.command) {
-      case 'run-workflow':
-        return await runWorkflow(settings, context);
-      case 'wait-for-run':
-        return await waitForRun(settings, context);
-      case 'start-device-session':
-        return await startDeviceSession(settings, context);
-      case 'wait-for-device-session':
-        return await waitForDeviceSession(settings, context);
-      case 'stop-device-session':
-        return await stopDeviceSessionCommand(settings, context);
-    }
-  } finally {
-    client.dispose();
-  }
-}
-
-async function postComment(
-  settings: Settings,
-  comment: CommentSettings,
-  summaries: string[],
-  failure: string | undefined,
-  io: ActionIO,
-  signal: AbortSignal,
-): Promise<void> {
-  if (signal.aborted) return io.info('The step was cancelled; no pull request comment was posted.');
-  let subject: string;
-  if (settings.command === 'run-workflow') subject = settings.fileName;
-  else if (settings.command === 'wait-for-run') subject = `run ${settings.runId}`;
-  else if (settings.command === 'start-device-session')
-    subject =
-      settings.request.name ?? `${settings.request.platform} ${settings.request.type ?? 'agent-device'}`;
-  else return;
-  // The comment reports what the command did: its kind is the command that started the thing followed.
-  const kind = settings.command === 'start-device-session' ? 'start-device-session' : 'run-workflow';
-  await commentOnPullRequest(comment, { command: kind, subject, summaries, failure }, io);
+  if (!comment) return;
+  if (cancellation.signal.aborted)
+    return io.info('The step was cancelled; no pull request comment was posted.');
+  await commentOnPullRequest(
+    { githubToken: comment.githubToken ?? '' },
+    { command: comment.kind, subject: comment.subject, summaries, failure },
+    io,
+  );
 }

@@ -5,7 +5,7 @@
  * yet), at once when it already existed (wait-for-run, wait-for-device-session).
  * Reads that fail are retried inside the service client; a read that still fails ends the poll.
  */
-import { sleep } from './sleep.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type PollOutcome<T> =
   | { kind: 'done'; value: T }
@@ -23,19 +23,20 @@ export interface PollOptions<T> {
   /** Epoch ms: no read starts after it. */
   deadline: number;
   signal?: AbortSignal;
-  now?: () => number;
 }
 
 export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
-  const now = options.now ?? Date.now;
   let last: T | undefined;
-  let nextReadAt = now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
+  let nextReadAt = Date.now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
   for (;;) {
     // The last read happens at the deadline itself, so a run that ends just in time is still seen.
     const readAt = Math.min(nextReadAt, options.deadline);
-    await sleep(readAt - now(), options.signal);
+    // A cancellation ends the wait early; it is seen on the next line.
+    await sleep(Math.max(0, readAt - Date.now()), undefined, { signal: options.signal }).catch(
+      () => undefined,
+    );
     if (options.signal?.aborted) return { kind: 'aborted', last };
-    const readStartedAt = now();
+    const readStartedAt = Date.now();
     try {
       last = await options.read({ deadline: options.deadline, signal: options.signal });
     } catch (error) {
@@ -46,7 +47,7 @@ export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> 
     options.onRead?.(last);
     if (options.isDone(last)) return { kind: 'done', value: last };
     if (options.signal?.aborted) return { kind: 'aborted', last };
-    if (readAt >= options.deadline || now() >= options.deadline) return { kind: 'timeout', last };
+    if (readAt >= options.deadline || Date.now() >= options.deadline) return { kind: 'timeout', last };
     // Reads start at least one interval apart, never faster than the user asked.
     nextReadAt = readStartedAt + options.intervalMs;
   }

@@ -7,13 +7,13 @@
  * A step that started no session says nothing above debug level.
  */
 import { createCoreIO, type ActionIO } from './io.js';
-import { maskSecretInputs } from './core-inputs.js';
+import { maskSecretInputs } from './commands/index.js';
 import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
-import { UUID } from './inputs/parsers.js';
-import { STATE } from './commands/session-state.js';
+import { UUID } from './service/contract.js';
+import { STATE } from './session-state.js';
 import { POST_STOP_GRACE_MS } from './runner-timings.js';
-import { logStopped, stopSession } from './commands/stop-device-session.js';
+import { logStopped, stopSession } from './session-stop.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -37,10 +37,9 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   }
   const baseUrl = io.getState(STATE.baseUrl);
   if (!UUID.test(sessionId) || !/^https?:\/\/[^\s]+$/.test(baseUrl)) {
-    io.error(
+    io.setFailed(
       `The saved state of this step is not usable (session id or service address malformed); device session ${sessionId.slice(0, 60)} was not stopped. Stop it from the dashboard.`,
     );
-    process.exitCode = 1;
     return;
   }
 

@@ -11,7 +11,6 @@
  * failure: the step's own result is what gates the pull request.
  */
 import type { ActionIO } from './io.js';
-import type { CommentSettings } from './inputs/index.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { oneLine } from './text.js';
 
@@ -19,6 +18,11 @@ const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 /** GitHub refuses comment bodies longer than 65,536 characters. */
 const MAX_BODY = 60_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+
+/** `comment: true` and the token to post the comment with. */
+export interface CommentSettings {
+  githubToken: string;
+}
 
 export interface CommentReport {
   command: 'run-workflow' | 'start-device-session';
@@ -114,6 +118,13 @@ export async function commentOnPullRequest(
   // Outside a pull request the notice above says enough; here the token is needed.
   if (!settings.githubToken) {
     io.warning('comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.');
+    return;
+  }
+  // Checked only here, where it is used: an unused github-token never fails a step.
+  if (!/^[\x21-\x7e]+$/.test(settings.githubToken)) {
+    io.warning(
+      'comment: true, but `github-token` is not a token (it must be one word of printable ASCII, such as `${{ github.token }}` evaluates to); no comment was posted.',
+    );
     return;
   }
   try {

@@ -15,7 +15,6 @@ export class Progress {
     private readonly io: ActionIO,
     private readonly startedAt: number,
     private readonly heartbeatMs: number,
-    private readonly now: () => number = Date.now,
   ) {
     this.lastLineAt = startedAt;
   }
@@ -41,16 +40,16 @@ export class Progress {
 
   /** Called after every read: prints a heartbeat when nothing was printed for a while. */
   heartbeat(message: () => string): void {
-    if (this.now() - this.lastLineAt >= this.heartbeatMs) this.line(message());
+    if (Date.now() - this.lastLineAt >= this.heartbeatMs) this.line(message());
     else this.io.debug(`[${this.elapsed()}] ${message()}`);
   }
 
   elapsed(): string {
-    return formatElapsed(this.now() - this.startedAt);
+    return formatElapsed(Date.now() - this.startedAt);
   }
 
   line(text: string): void {
-    this.lastLineAt = this.now();
+    this.lastLineAt = Date.now();
     this.io.info(`[${this.elapsed()}] ${text}`);
   }
 }

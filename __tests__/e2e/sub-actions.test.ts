@@ -1,13 +1,13 @@
 /**
  * The wiring of every action a workflow can `uses:`: the root action.yml and each
  * `<command>/action.yml` point at a bundle that exists, on the runtime the contract names, with
- * exactly the inputs and outputs of the command's table (COMMAND_SPECS). The generator check in CI
+ * exactly the inputs and outputs of the command's table (the registry, src/commands/index.ts). The generator check in CI
  * catches a generated file that drifted; this catches a table, a path or a bundle that is wrong.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { COMMAND_SPECS, COMMANDS } from '../../src/inputs/index.js';
-import type { CommandSpec } from '../../src/inputs/table.js';
+import { COMMANDS as REGISTRY, COMMAND_NAMES as COMMANDS } from '../../src/commands/index.js';
+import type { Command as CommandSpec } from '../../src/commands/command.js';
 import { readActionYaml, ROOT } from '../helpers/run-action.js';
 
 interface ActionYaml {
@@ -17,7 +17,7 @@ interface ActionYaml {
 }
 
 const read = (action: string): ActionYaml => readActionYaml(action) as unknown as ActionYaml;
-const specOf = (command: string): CommandSpec => (COMMAND_SPECS as Record<string, CommandSpec>)[command];
+const specOf = (command: string): CommandSpec => (REGISTRY as Record<string, CommandSpec>)[command];
 
 describe.each(COMMANDS)('%s/action.yml', (command) => {
   const action = read(command);
@@ -46,7 +46,7 @@ describe.each(COMMANDS)('%s/action.yml', (command) => {
       expect({ name, required: inputs[name].required, default: inputs[name].default }).toEqual({
         name,
         required: Boolean(input.required && !input.fallbackEnv && !input.fallback),
-        default: input.default,
+        default: input.default ?? input.runnerDefault,
       });
       expect(inputs[name].description?.length).toBeGreaterThan(10);
     }
@@ -73,7 +73,7 @@ describe('the root action.yml', () => {
   it('declares `command` (required) and the union of every command’s inputs and outputs', () => {
     const inputs = root.inputs ?? {};
     const union = new Set(
-      Object.values(COMMAND_SPECS).flatMap((spec: CommandSpec) => Object.keys(spec.inputs)),
+      Object.values(REGISTRY).flatMap((spec: CommandSpec) => Object.keys(spec.inputs)),
     );
     expect(Object.keys(inputs).sort()).toEqual(['command', ...union].sort());
     expect(inputs.command.required).toBe(true);
@@ -83,7 +83,7 @@ describe('the root action.yml', () => {
       [],
     );
     const outputs = new Set(
-      Object.values(COMMAND_SPECS).flatMap((spec: CommandSpec) => Object.keys(spec.outputs)),
+      Object.values(REGISTRY).flatMap((spec: CommandSpec) => Object.keys(spec.outputs)),
     );
     expect(Object.keys(root.outputs ?? {}).sort()).toEqual([...outputs].sort());
   });

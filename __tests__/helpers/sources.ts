@@ -1,5 +1,6 @@
 /** An InputSource for unit tests: inputs and environment from plain maps, and the InputError catcher. */
-import { InputError, readSettings, type Command, type InputSource } from '../../src/inputs/index.js';
+import { COMMANDS, type CommandName as Command } from '../../src/commands/index.js';
+import { InputError, type InputSource } from '../../src/inputs/table.js';
 
 export function inputSource(
   inputs: Record<string, string>,
@@ -16,14 +17,14 @@ export function inputSource(
   };
 }
 
-/** The problems `readSettings` lists for these inputs; fails the test when it accepts them. */
+/** The problems a command's reader lists for these inputs; fails the test when it accepts them. */
 export function problemsOf(
   command: Command,
   inputs: Record<string, string>,
   env: Record<string, string> = {},
 ): string[] {
   try {
-    readSettings(command, inputSource(inputs, env));
+    COMMANDS[command].read(inputSource(inputs, env));
   } catch (error) {
     if (error instanceof InputError) return error.problems;
     throw error;

@@ -5,7 +5,7 @@
 import { httpUrl, markdownCode, markdownLink, markdownText } from '../../src/markdown.js';
 import { renderRunSummary, renderSessionSummary } from '../../src/summary.js';
 import { renderComment } from '../../src/pr-comment.js';
-import type { DeviceSession, WorkflowRun } from '../../src/service/schemas.js';
+import type { DeviceSession, WorkflowRun } from '../../src/service/contract.js';
 
 const HOSTILE_MESSAGE =
   'fix](https://evil.example) ![x](https://evil.example/pixel.png) @octocat @org/team #12 *bold* _em_ ~~s~~ ' +

@@ -30,7 +30,7 @@ import { rmSync } from 'node:fs';
 import { makeTempWorkflowRepo, startSimulator, type Fault, type Simulator } from '../../simulator/index.js';
 import type { WorkflowRepo } from '../../simulator/fixture.js';
 import { PLATFORMS, SESSION_TYPES } from '../../src/service/contract.js';
-import { readSettings } from '../../src/inputs/index.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../runner.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ export const SESSION_KINDS: ReadonlyArray<readonly [string, string]> = SESSION_T
     platform,
   };
   try {
-    readSettings('start-device-session', {
+    COMMANDS['start-device-session'].read({
       input: (name) => inputs[name] ?? '',
       env: {},
       readFile: () => '',

@@ -2,46 +2,128 @@
  * run-workflow: dispatch a workflow on a git ref, then (unless `wait: false`) follow the run the way
  * wait-for-run does (action-interface.md).
  */
-import type { RunWorkflowSettings } from '../inputs/index.js';
+import * as parse from '../inputs/parsers.js';
+import {
+  apiSettings,
+  appId,
+  baseUrl,
+  comment,
+  githubToken,
+  jobs,
+  pollInterval,
+  timeout,
+  token,
+  type InputSource,
+} from '../inputs/table.js';
+import { RUN_OUTPUTS, followRun } from '../follow-run.js';
 import { renderRunSummary } from '../summary.js';
-import { hostOf, type CommandContext } from './context.js';
-import { followRun } from './wait-for-run.js';
+import { defineCommand, hostOf } from './command.js';
 
-export async function runWorkflow(settings: RunWorkflowSettings, context: CommandContext): Promise<void> {
-  const { io, client, signal } = context;
-  const now = context.now ?? Date.now;
-  const startedAt = now();
-  const deadline = startedAt + settings.api.timeoutMs;
+export const runWorkflow = defineCommand({
+  description:
+    'Dispatch a workflow of the project on a git ref and (unless `wait: false`) follow the run to its end; the step fails unless it succeeded.',
+  inputs: {
+    token,
+    'base-url': baseUrl,
+    'app-id': appId,
+    workflow: {
+      description: 'The workflow file name only, such as `e2e.yml` (a `.yml` or `.yaml` name, no directory).',
+      required: true,
+      hint: 'the workflow file name, such as `e2e.yml`.',
+      parse: parse.workflowFileName,
+    },
+    'git-ref': {
+      description:
+        "Branch, tag, commit SHA or full ref to run on. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA`.",
+      fallback: defaultGitRef,
+      required: true,
+      hint: 'outside a GitHub event with a commit (no GITHUB_SHA), give a branch, tag or SHA.',
+      parse: parse.gitRef,
+    },
+    inputs: {
+      description:
+        '`workflow_dispatch` inputs as a YAML or JSON mapping of names to strings, numbers or booleans.',
+      parse: parse.dispatchInputs,
+    },
+    wait: {
+      description:
+        '`false`: return right after the dispatch (status `new`); follow the run later with `wait-for-run`.',
+      default: 'true',
+      parse: parse.boolean,
+    },
+    jobs,
+    'poll-interval-seconds': pollInterval(10),
+    'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
+    comment,
+    'github-token': githubToken,
+  },
+  outputs: {
+    ...RUN_OUTPUTS,
+    status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
+  },
+  rules: (values) =>
+    values.wait === false && values.jobs
+      ? ['`jobs` has no effect with `wait: false`; remove one of them.']
+      : [],
+  comment: (values) => ({ kind: 'run-workflow', subject: values.workflow }),
 
-  io.info(
-    `Dispatching workflow ${settings.fileName} on ${settings.gitRef} at ${hostOf(settings.api.baseUrl)}.`,
-  );
-  const dispatched = await client.dispatchWorkflow(
-    { appId: settings.appId, gitRef: settings.gitRef, fileName: settings.fileName, inputs: settings.inputs },
-    { deadline, signal },
-  );
-  const runUrl = dispatched.url ?? '';
-  // Outputs the user can act on (link, cancel) before any waiting.
-  io.setOutput('run-id', dispatched.id);
-  io.setOutput('run-url', runUrl);
-  io.info(`Dispatched ${settings.fileName}: run ${dispatched.id} ${runUrl}`.trimEnd());
+  async run(values, context) {
+    const { io, signal } = context;
+    const api = apiSettings(values);
+    const client = context.client(api);
+    const startedAt = Date.now();
+    const deadline = startedAt + api.timeoutMs;
 
-  if (!settings.wait) {
-    io.setOutput('status', 'new');
-    io.info(
-      `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+    io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
+    const dispatched = await client.dispatchWorkflow(
+      {
+        appId: values['app-id'],
+        gitRef: values['git-ref'],
+        fileName: values.workflow,
+        inputs: values.inputs,
+      },
+      { deadline, signal },
     );
-    await io.appendSummary(
-      renderRunSummary(
-        { title: settings.fileName, runId: dispatched.id, runUrl, outcome: 'not-followed' },
-        io.redact,
-      ),
+    const runUrl = dispatched.url ?? '';
+    // Outputs the user can act on (link, cancel) before any waiting.
+    io.setOutput('run-id', dispatched.id);
+    io.setOutput('run-url', runUrl);
+    io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
+
+    if (!values.wait) {
+      io.setOutput('status', 'new');
+      io.info(
+        `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+      );
+      await io.appendSummary(
+        renderRunSummary(
+          { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
+          io.redact,
+        ),
+      );
+      return;
+    }
+    await followRun(
+      { runId: dispatched.id, runUrl, title: values.workflow, jobs: values.jobs, api },
+      { io, client, signal },
+      { startedAt, firstReadAfterInterval: true },
     );
-    return;
+  },
+});
+
+/** The ref to run on when none is given: the pull request's head commit, otherwise GITHUB_SHA. */
+function defaultGitRef(source: InputSource): string | undefined {
+  const { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventPath, GITHUB_SHA: sha } = source.env;
+  if ((event === 'pull_request' || event === 'pull_request_target') && eventPath) {
+    try {
+      const payload = JSON.parse(source.readFile(eventPath)) as {
+        pull_request?: { head?: { sha?: unknown } };
+      };
+      const head = payload.pull_request?.head?.sha;
+      if (typeof head === 'string' && head !== '') return head;
+    } catch {
+      // Fall through to GITHUB_SHA; a pull request's GITHUB_SHA is its merge commit, a usable ref too.
+    }
   }
-  await followRun(
-    { runId: dispatched.id, runUrl, title: settings.fileName, jobs: settings.jobs, api: settings.api },
-    { ...context, now },
-    { startedAt, firstReadAfterInterval: true },
-  );
+  return sha?.trim() || undefined;
 }

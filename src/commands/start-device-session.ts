@@ -3,81 +3,213 @@
  * request (so the post step can stop it, or say that one may exist, whatever happens next), then
  * (unless `wait: false`) wait for its connection details like wait-for-device-session does.
  */
-import type { StartSessionSettings } from '../inputs/index.js';
-import { isUuid, type DeviceSession } from '../service/contract.js';
+import * as parse from '../inputs/parsers.js';
+import {
+  apiSettings,
+  appId,
+  baseUrl,
+  comment,
+  exportEnv,
+  githubToken,
+  pollInterval,
+  timeout,
+  token,
+  type InputTable,
+  type Values,
+} from '../inputs/table.js';
+import {
+  PLATFORMS,
+  SESSION_LIMITS as LIMITS,
+  SESSION_TYPES,
+  isUuid,
+  type CreateSessionRequest,
+  type DeviceSession,
+} from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { renderSessionSummary } from '../summary.js';
 import { oneLine } from '../text.js';
-import { hostOf, type CommandContext } from './context.js';
-import { STATE } from './session-state.js';
-import { stopAndFail } from './stop-device-session.js';
-import { waitUntilReady } from './wait-for-device-session.js';
+import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
+import { STATE } from '../session-state.js';
+import { stopAndFail } from '../session-stop.js';
+import { defineCommand, hostOf, type ServiceContext } from './command.js';
 
-export async function startDeviceSession(
-  settings: StartSessionSettings,
-  context: CommandContext,
-): Promise<void> {
-  const { io, client } = context;
-  const now = context.now ?? Date.now;
-  const startedAt = now();
-  const { request } = settings;
+const inputs = {
+  token,
+  'base-url': baseUrl,
+  'app-id': appId,
+  platform: {
+    description: '`ios` or `android`.',
+    required: true,
+    hint: `allowed: ${PLATFORMS.join(', ')}.`,
+    parse: parse.oneOf(PLATFORMS),
+  },
+  name: {
+    description: `Session name, up to ${LIMITS.nameLength} characters.`,
+    parse: parse.text(LIMITS.nameLength),
+  },
+  type: {
+    description:
+      'The controller: `agent-device` (the service default), `appium`, `argent` or `serve-sim` (iOS only, browser preview).',
+    parse: parse.oneOf(SESSION_TYPES),
+  },
+  'package-version': {
+    description: "Version of the session type's package. Default: the service's.",
+    parse: parse.text(128),
+  },
+  'device-identifier': {
+    description:
+      'iOS simulator name or UDID, or Android virtual device profile. Default: the service picks one.',
+    parse: parse.text(255),
+  },
+  'max-duration-minutes': {
+    description: `Whole minutes from 0 to ${LIMITS.maxDurationMinutes}, within the account limit. Default: the account's.`,
+    parse: parse.integer(0, LIMITS.maxDurationMinutes),
+  },
+  'max-idle-time-minutes': {
+    description: `Whole minutes from 1 to ${LIMITS.maxIdleTimeMinutesExclusive - 1}, smaller than \`max-duration-minutes\`; not for \`serve-sim\`.`,
+    parse: parse.integer(1, LIMITS.maxIdleTimeMinutesExclusive - 1),
+  },
+  'build-id': {
+    description: 'Application source: a build id (UUID) to install. At most one application source.',
+    parse: parse.uuid,
+  },
+  'application-archive-url': {
+    description: 'Application source: an http(s) URL of an app archive, up to 2048 characters.',
+    parse: parse.httpUrl(LIMITS.applicationArchiveUrlLength),
+  },
+  'svc-go': {
+    description: 'Application source: `true` installs the hosted client app.',
+    default: 'false',
+    parse: parse.boolean,
+  },
+  'sdk-version': {
+    description:
+      "With `svc-go: true`: the hosted client app's major version, such as `52`. Default: the current release.",
+    parse: parse.majorVersion,
+  },
+  'launch-args': {
+    description: 'Launch arguments, one per line or a JSON array of strings; needs an application source.',
+    parse: parse.launchArgs,
+  },
+  'open-url': {
+    description: 'A URL to open once the app is installed (`myapp://path`); needs an application source.',
+    parse: parse.schemeUrl,
+  },
+  wait: {
+    description:
+      '`false`: return right after the create (status `new`) and wait later with `wait-for-device-session`.',
+    default: 'true',
+    parse: parse.boolean,
+  },
+  'export-env': exportEnv,
+  'auto-stop': {
+    description: '`true`: the post step stops the session when the job ends, whatever its outcome.',
+    default: 'true',
+    parse: parse.boolean,
+  },
+  'poll-interval-seconds': pollInterval(5),
+  'timeout-minutes': timeout(15, 'for the session to be ready'),
+  comment,
+  'github-token': githubToken,
+} satisfies InputTable;
 
-  io.info(
-    `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? 'agent-device'}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(settings.api.baseUrl)}.`,
-  );
-  // Saved before the request: a create whose answer never arrives may still have started a session.
-  io.saveState(STATE.baseUrl, settings.api.baseUrl);
-  io.saveState(STATE.appId, request.appId);
-  io.saveState(STATE.autoStop, String(settings.autoStop));
-  io.saveState(STATE.pollIntervalMs, String(settings.api.pollIntervalMs));
-  io.saveState(STATE.createInFlight, new Date(startedAt).toISOString());
+type StartValues = Values<typeof inputs>;
 
-  let created: DeviceSession;
-  try {
-    // Not abortable: once the request is sent only its answer tells which session to stop.
-    created = await client.createDeviceSession(withoutUndefined(request), { deadline: startedAt + 60_000 });
-  } catch (error) {
-    // An answer that names a session but cannot be used otherwise: stop that session, then fail.
-    if (error instanceof ResponseFormatError && error.resourceId && isUuid(error.resourceId)) {
-      recordSession(context, error.resourceId, '', settings.exportEnv);
-      return stopAndFail(context, { id: error.resourceId, url: '' }, error.message);
+export const startDeviceSession = defineCommand({
+  description:
+    'Create a remote iOS or Android device session and (unless `wait: false`) wait until it is ready; expose its connection as masked outputs and environment variables. The post step stops it when the job ends.',
+  inputs,
+  outputs: SESSION_OUTPUTS,
+  post: true,
+  rules: sessionRules,
+  comment: (values) => ({
+    kind: 'start-device-session',
+    subject: values.name ?? `${values.platform} ${values.type ?? 'agent-device'}`,
+  }),
+
+  async run(values, context) {
+    const { io, signal } = context;
+    const api = apiSettings(values);
+    const client = context.client(api);
+    const service = { io, client, signal };
+    const startedAt = Date.now();
+    const request = createRequest(values);
+
+    io.info(
+      `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? 'agent-device'}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}.`,
+    );
+    // Saved before the request: a create whose answer never arrives may still have started a session.
+    io.saveState(STATE.baseUrl, api.baseUrl);
+    io.saveState(STATE.appId, request.appId);
+    io.saveState(STATE.autoStop, String(values['auto-stop']));
+    io.saveState(STATE.pollIntervalMs, String(api.pollIntervalMs));
+    io.saveState(STATE.createInFlight, new Date(startedAt).toISOString());
+
+    let created: DeviceSession;
+    try {
+      // Not abortable: once the request is sent only its answer tells which session to stop.
+      created = await client.createDeviceSession(request, { deadline: startedAt + 60_000 });
+    } catch (error) {
+      // An answer that names a session but cannot be used otherwise: stop that session, then fail.
+      if (error instanceof ResponseFormatError && error.resourceId && isUuid(error.resourceId)) {
+        recordSession(service, error.resourceId, '', values['export-env']);
+        return stopAndFail(service, { id: error.resourceId, url: '' }, error.message);
+      }
+      // Refused for certain: no session exists, so the post step must not warn that one may.
+      if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
+      throw error;
     }
-    // Refused for certain: no session exists, so the post step must not warn that one may.
-    if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
-    throw error;
-  }
-  recordSession(context, created.id, created.url ?? '', settings.exportEnv);
-  io.setOutput('job-run-id', created.jobRunId ?? '');
-  io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
-  if (!settings.autoStop)
-    io.info(
-      'auto-stop is false: the session keeps running after this job until it is stopped or reaches its limits.',
-    );
+    recordSession(service, created.id, created.url ?? '', values['export-env']);
+    io.setOutput('job-run-id', created.jobRunId ?? '');
+    io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
+    if (!values['auto-stop'])
+      io.info(
+        'auto-stop is false: the session keeps running after this job until it is stopped or reaches its limits.',
+      );
 
-  if (context.signal?.aborted) return stopAndFail(context, created, 'The step was cancelled.');
-  if (!settings.wait) {
-    io.setOutput('status', created.status);
-    io.info(
-      `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${settings.exportEnv ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
-    );
-    await io.appendSummary(
-      renderSessionSummary({ session: created, outcome: 'started', note: stopNote(settings) }, io.redact),
-    );
-    return;
-  }
-  await waitUntilReady(
-    created,
-    { exportEnv: settings.exportEnv, api: settings.api, note: stopNote(settings) },
-    { ...context, now },
-    {
+    if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.');
+    if (!values.wait) {
+      io.setOutput('status', created.status);
+      io.info(
+        `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
+      );
+      await io.appendSummary(
+        renderSessionSummary({ session: created, outcome: 'started', note: stopNote(values) }, io.redact),
+      );
+      return;
+    }
+    await waitUntilReady(created, { exportEnv: values['export-env'], api, note: stopNote(values) }, service, {
       startedAt,
       firstReadAfterInterval: true,
-    },
-  );
+    });
+  },
+});
+
+/** The create request's fields: the inputs in the service's camelCase, those not given left out. */
+function createRequest(values: StartValues): CreateSessionRequest {
+  const request: CreateSessionRequest = {
+    appId: values['app-id'],
+    platform: values.platform,
+    name: values.name,
+    type: values.type,
+    packageVersion: values['package-version'],
+    deviceIdentifier: values['device-identifier'],
+    maxDurationMinutes: values['max-duration-minutes'],
+    maxIdleTimeMinutes: values['max-idle-time-minutes'],
+    buildId: values['build-id'],
+    applicationArchiveUrl: values['application-archive-url'],
+    svcGo: values['svc-go'] || undefined,
+    sdkVersion: values['sdk-version'],
+    launchArgs: values['launch-args'],
+    openUrl: values['open-url'],
+  };
+  return Object.fromEntries(
+    Object.entries(request).filter(([, value]) => value !== undefined),
+  ) as CreateSessionRequest;
 }
 
 /** The session exists: state for the post step, its id and page as outputs at once. */
-function recordSession(context: CommandContext, id: string, url: string, exportEnv: boolean): void {
+function recordSession(context: ServiceContext, id: string, url: string, exportEnv: boolean): void {
   const { io } = context;
   io.saveState(STATE.sessionId, id);
   io.saveState(STATE.sessionUrl, url);
@@ -86,14 +218,10 @@ function recordSession(context: CommandContext, id: string, url: string, exportE
   if (exportEnv) io.exportVariable('SVC_DEVICE_SESSION_ID', id);
 }
 
-function stopNote(settings: StartSessionSettings): string {
-  return settings.autoStop
+function stopNote(values: StartValues): string {
+  return values['auto-stop']
     ? 'The post step stops this session when the job ends.'
     : '`auto-stop: false`: the session runs until it is stopped or reaches its limits.';
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 }
 
 /**
@@ -105,4 +233,39 @@ function createdNothing(error: unknown): boolean {
   if (error instanceof RetriesExhaustedError) return createdNothing(error.lastError);
   if (error instanceof ServiceError) return error.status >= 400 && error.status < 500;
   return error instanceof NetworkError && error.certainlyNotProcessed;
+}
+
+/** The spec's rules across fields: application sources, idle below duration, serve-sim limits. */
+function sessionRules(values: Partial<Values<typeof inputs>>): string[] {
+  const problems: string[] = [];
+  const idle = values['max-idle-time-minutes'];
+  const duration = values['max-duration-minutes'];
+  if (idle !== undefined && duration !== undefined && idle >= duration)
+    problems.push(
+      `\`max-idle-time-minutes\` (${idle}) must be smaller than \`max-duration-minutes\` (${duration}).`,
+    );
+  if (values.type === 'serve-sim' && idle !== undefined)
+    problems.push(
+      '`max-idle-time-minutes` is not supported for `type: serve-sim`; remove it or choose another type.',
+    );
+  if (values.type === 'serve-sim' && values.platform === 'android')
+    problems.push('`type: serve-sim` is iOS only; use `platform: ios` or another type.');
+  const sources = [
+    values['build-id'] !== undefined && '`build-id`',
+    values['application-archive-url'] !== undefined && '`application-archive-url`',
+    values['svc-go'] && '`svc-go: true`',
+  ].filter(Boolean);
+  if (sources.length > 1)
+    problems.push(
+      `only one application source is allowed, but ${sources.join(', ')} are set; keep one of them.`,
+    );
+  if (values['sdk-version'] !== undefined && !values['svc-go'])
+    problems.push('`sdk-version` is valid only with `svc-go: true`.');
+  const needsSource = (['launch-args', 'open-url'] as const).filter((name) => values[name] !== undefined);
+  for (const name of needsSource)
+    if (sources.length === 0)
+      problems.push(
+        `\`${name}\` requires an application source (\`build-id\`, \`application-archive-url\` or \`svc-go: true\`).`,
+      );
+  return problems;
 }

@@ -6,58 +6,110 @@
  */
 import { constants } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { ActionIO } from '../io.js';
-import type { VerifyWebhookSettings } from '../inputs/index.js';
 import { ActionFailure } from '../errors.js';
+import * as parse from '../inputs/parsers.js';
+import { defineCommand } from './command.js';
 import { oneLine } from '../text.js';
-import { checkWebhookSignature, SIGNATURE_HEADER } from '../webhook/signature.js';
+import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
-export async function verifyWebhook(settings: VerifyWebhookSettings, io: ActionIO): Promise<void> {
-  const body = await readBody(settings.payload);
+export const verifyWebhook = defineCommand({
+  description:
+    'Check the `svc-signature` of a webhook delivery the service sent (relayed into a workflow) and expose its fields.',
+  inputs: {
+    'webhook-secret': {
+      description: `The webhook's signing secret, at least ${MIN_SECRET_LENGTH} characters. Masked.`,
+      required: true,
+      secret: true,
+      untrimmed: true,
+      hint: `the webhook's signing secret (at least ${MIN_SECRET_LENGTH} characters).`,
+      parse: (value: string, name: string) => {
+        if (value.length < MIN_SECRET_LENGTH)
+          throw new parse.InputProblem(
+            `\`${name}\` must be at least ${MIN_SECRET_LENGTH} characters long (it has ${value.length}).`,
+          );
+        return value;
+      },
+    },
+    signature: {
+      description: "The value of the delivery's `svc-signature` header (`sha1=` and 40 hexadecimal digits).",
+      required: true,
+      hint: 'the value of the `svc-signature` header of the delivery.',
+      parse: (value: string) => value,
+    },
+    payload: {
+      description: 'The raw request body, byte for byte. Exactly one of `payload` and `payload-file`.',
+      untrimmed: true,
+      parse: (value: string) => value,
+    },
+    'payload-file': {
+      description:
+        'Path to a regular file holding the raw request body (at most 1 MiB). Exactly one of `payload` and `payload-file`.',
+      parse: (value: string) => value,
+    },
+  },
+  outputs: {
+    event: '`BUILD` or `SUBMIT`.',
+    id: 'The build or submission id.',
+    status: 'The build or submission status.',
+    platform: '`ios` or `android`.',
+    'app-id': 'The project id.',
+    payload: 'The parsed body as JSON.',
+  },
+  rules: (values) => {
+    if (values.payload !== undefined && values['payload-file'] !== undefined)
+      return ['set exactly one of `payload` and `payload-file`, not both.'];
+    if (values.payload === undefined && values['payload-file'] === undefined)
+      return ['one of `payload` (the raw request body) or `payload-file` (a path to it) is required.'];
+    return [];
+  },
 
-  const check = checkWebhookSignature(body, settings.signature, settings.secret);
-  if (!check.valid) {
-    const hint =
-      check.problem === 'mismatch' && body.length > 0 && body[body.length - 1] === 0x0a
-        ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
-          'the signature covers the body byte for byte.'
-        : '';
-    throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
-  }
-  io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
+  async run(values, { io }) {
+    const body = await readBody(values.payload, values['payload-file']);
 
-  const { event, payload, json } = parseAuthenticBody(body);
+    const check = checkWebhookSignature(body, values.signature, values['webhook-secret']);
+    if (!check.valid) {
+      const hint =
+        check.problem === 'mismatch' && body.length > 0 && body[body.length - 1] === 0x0a
+          ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
+            'the signature covers the body byte for byte.'
+          : '';
+      throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
+    }
+    io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
-  io.setOutput('event', event);
-  io.setOutput('id', payload.id);
-  io.setOutput('status', payload.status);
-  io.setOutput('platform', payload.platform);
-  io.setOutput('app-id', payload.appId);
-  io.setOutput('payload', JSON.stringify(json));
+    const { event, payload, json } = parseAuthenticBody(body);
 
-  const kind = event === 'BUILD' ? 'Build' : 'Submission';
-  const page = event === 'BUILD' ? payload.buildDetailsPageUrl : payload.submissionDetailsPageUrl;
-  io.info(
-    oneLine(
-      `${kind} ${payload.id} (${event}) of ${payload.accountName}/${payload.projectName}: ${payload.status}, ` +
-        `platform ${payload.platform}, app ${payload.appId}.`,
-    ),
-  );
-  const error = event === 'BUILD' ? payload.error : payload.submissionInfo.error;
-  if (error) io.info(oneLine(`Error ${error.errorCode}: ${error.message}`));
-  if (page) io.info(oneLine(`Details: ${page}`));
-  if (!(WEBHOOK_STATUSES as readonly string[]).includes(payload.status)) {
+    io.setOutput('event', event);
+    io.setOutput('id', payload.id);
+    io.setOutput('status', payload.status);
+    io.setOutput('platform', payload.platform);
+    io.setOutput('app-id', payload.appId);
+    io.setOutput('payload', JSON.stringify(json));
+
+    const kind = event === 'BUILD' ? 'Build' : 'Submission';
+    const page = event === 'BUILD' ? payload.buildDetailsPageUrl : payload.submissionDetailsPageUrl;
     io.info(
       oneLine(
-        `Note: status \`${payload.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
+        `${kind} ${payload.id} (${event}) of ${payload.accountName}/${payload.projectName}: ${payload.status}, ` +
+          `platform ${payload.platform}, app ${payload.appId}.`,
       ),
     );
-  }
-}
+    const error = event === 'BUILD' ? payload.error : payload.submissionInfo.error;
+    if (error) io.info(oneLine(`Error ${error.errorCode}: ${error.message}`));
+    if (page) io.info(oneLine(`Details: ${page}`));
+    if (!(WEBHOOK_STATUSES as readonly string[]).includes(payload.status)) {
+      io.info(
+        oneLine(
+          `Note: status \`${payload.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
+        ),
+      );
+    }
+  },
+});
 
 /** Parses a body whose signature was verified; a body that is not a payload is an ActionFailure. */
 function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
@@ -77,13 +129,13 @@ function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
  * bound, and a named pipe would block the step (it is opened non-blocking, so even the open cannot
  * hang). The size cap holds while reading too, whatever stat said.
  */
-async function readBody(source: VerifyWebhookSettings['payload']): Promise<Buffer> {
-  if (source.kind === 'inline') return Buffer.from(source.text, 'utf8');
-  const shown = `\`payload-file\` (${oneLine(source.path, 200)})`;
+async function readBody(text: string | undefined, path: string | undefined): Promise<Buffer> {
+  if (path === undefined) return Buffer.from(text ?? '', 'utf8');
+  const shown = `\`payload-file\` (${oneLine(path, 200)})`;
   let file: FileHandle | undefined;
   try {
-    if (!(await stat(source.path)).isFile()) throw notRegular(shown);
-    file = await open(source.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await stat(path)).isFile()) throw notRegular(shown);
+    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     if (!(await file.stat()).isFile()) throw notRegular(shown);
     const buffer = Buffer.alloc(MAX_PAYLOAD_BYTES + 1);
     let size = 0;

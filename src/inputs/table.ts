@@ -1,8 +1,8 @@
 /**
  * The shape of the input tables, the reader that applies one, and the inputs several commands
- * share. Each command's table (one file per command beside this one) is the single source of its
- * inputs: reading and validation here, the root action's "not used by this command" warning, every
- * action.yml and the README's tables (scripts/generate.ts).
+ * share. Each command's table (its `inputs`, in src/commands/<command>.ts) is the single source of
+ * its inputs: reading and validation here, the root action's "not used by this command" warning,
+ * every action.yml and the README's tables (scripts/generate.ts).
  */
 import { InputProblem, type Parser } from './parsers.js';
 import * as parse from './parsers.js';
@@ -14,6 +14,11 @@ export interface InputSpec<T = unknown> {
   required?: boolean;
   /** The default action.yml declares (the runner fills it in); the reader applies it too. */
   default?: string;
+  /**
+   * A default only the runner can evaluate (`${{ github.token }}`): written into action.yml, never
+   * applied by the reader, so the value stays optional in the command's type.
+   */
+  runnerDefault?: string;
   /** An environment variable read when the input is empty. */
   fallbackEnv?: string;
   /** A default that depends on the run (the pull request's head commit), when there is nothing else. */
@@ -28,15 +33,6 @@ export interface InputSpec<T = unknown> {
 }
 
 export type InputTable = Record<string, InputSpec>;
-
-export interface CommandSpec<T extends InputTable = InputTable> {
-  description: string;
-  inputs: T;
-  /** Output name → description. */
-  outputs: Record<string, string>;
-  /** Whether the command's action has a post step. */
-  post?: boolean;
-}
 
 /** Where inputs come from: the runner's INPUT_* variables in production, a map in tests. */
 export interface InputSource {
@@ -57,17 +53,24 @@ export class InputError extends UserFacingError {
   }
 }
 
+/** An input the reader always returns a value for: required (it throws otherwise) or defaulted. */
+type Present<S> = S extends { required: true } ? true : S extends { default: string } ? true : false;
+
+/** The values a command receives, keyed by input name and typed from its table. */
 export type Values<T extends InputTable> = {
-  [K in keyof T]: T[K] extends InputSpec<infer V> ? V | undefined : never;
+  [K in keyof T]: T[K] extends InputSpec<infer V> ? (Present<T[K]> extends true ? V : V | undefined) : never;
 };
 
 const MAX_INPUT_LENGTH = 65_536;
 
-/** Reads every input of a table. Problems are collected, so the user fixes them all in one go. */
+/**
+ * Reads every input of a table. Problems are collected, so the user fixes them all in one go; the
+ * values are complete (every required and defaulted input present) only when there are none.
+ */
 export function readTable<T extends InputTable>(
   table: T,
   source: InputSource,
-): { values: Values<T>; problems: string[] } {
+): { values: Partial<Values<T>>; problems: string[] } {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(table)) {
@@ -88,7 +91,7 @@ export function readTable<T extends InputTable>(
       problems.push(error.message);
     }
   }
-  return { values: values as Values<T>, problems };
+  return { values: values as Partial<Values<T>>, problems };
 }
 
 /** The trimmed value of an input after its environment fallback and default; undefined when none. */
@@ -96,8 +99,7 @@ function rawValue(name: string, spec: InputSpec, source: InputSource): string | 
   const candidates = [
     () => source.input(name),
     () => (spec.fallbackEnv ? source.env[spec.fallbackEnv] : undefined),
-    // An expression default (`${{ github.token }}`) is the runner's to fill in, never a literal.
-    () => (spec.default?.startsWith('${{') ? undefined : spec.default),
+    () => spec.default,
     () => spec.fallback?.(source),
   ];
   for (const candidate of candidates) {
@@ -118,7 +120,7 @@ export function secretValues(table: InputTable, source: InputSource): string[] {
 
 // ---- Inputs shared by the commands that call the service -------------------------------------
 
-export const token: InputSpec<string> = {
+export const token = {
   description:
     'Access token of a robot user (recommended) or a personal access token. Default: the `SVC_TOKEN` environment variable. Masked at once.',
   fallbackEnv: 'SVC_TOKEN',
@@ -126,68 +128,69 @@ export const token: InputSpec<string> = {
   secret: true,
   hint: 'pass an access token, or set the SVC_TOKEN environment variable.',
   parse: parse.credential,
-};
+} satisfies InputSpec<string>;
 
-export const baseUrl: InputSpec<string> = {
+export const baseUrl = {
   description:
     "The service's base URL, http or https, optionally with a path prefix but without the API version. Default: the `SVC_BASE_URL` environment variable.",
   fallbackEnv: 'SVC_BASE_URL',
   required: true,
   hint: 'the service base URL (http or https), or set the SVC_BASE_URL environment variable.',
   parse: parse.baseUrl,
-};
+} satisfies InputSpec<string>;
 
-export const appId: InputSpec<string> = {
+export const appId = {
   description: 'Project id (UUID). Default: the `SVC_APP_ID` environment variable.',
   fallbackEnv: 'SVC_APP_ID',
   required: true,
   hint: 'the project id, a UUID such as 4f6c1a2b-0000-4000-8000-000000000000, or set the SVC_APP_ID environment variable.',
   parse: parse.uuid,
-};
+} satisfies InputSpec<string>;
 
-export function pollInterval(defaultSeconds: number): InputSpec<number> {
+export function pollInterval(defaultSeconds: number) {
   return {
     description: `Seconds between status reads, a positive number (fractions allowed, at least ${parse.MIN_POLL_INTERVAL_SECONDS}).`,
     default: String(defaultSeconds),
     parse: parse.positiveNumber(3600, parse.MIN_POLL_INTERVAL_SECONDS),
-  };
+  } satisfies InputSpec<number>;
 }
 
-export function timeout(defaultMinutes: number, what: string): InputSpec<number> {
+export function timeout(defaultMinutes: number, what: string) {
   return {
     description: `How long to wait ${what}, in minutes (a positive number, fractions allowed).`,
     default: String(defaultMinutes),
     parse: parse.positiveNumber(10_080),
-  };
+  } satisfies InputSpec<number>;
 }
 
-export const comment: InputSpec<boolean> = {
+export const comment = {
   description:
     '`true`: post the result as one sticky pull-request comment, updated in place (needs `pull-requests: write`). Outside pull-request events it is skipped with a notice.',
   default: 'false',
   parse: parse.boolean,
-};
+} satisfies InputSpec<boolean>;
 
-export const githubToken: InputSpec<string> = {
+export const githubToken = {
   description: 'Token for the pull-request comment. Masked.',
-  default: '${{ github.token }}',
+  runnerDefault: '${{ github.token }}',
   fallbackEnv: 'GITHUB_TOKEN',
   secret: true,
-  parse: parse.credential,
-};
+  // Checked where it is used (pr-comment.ts): an input that is not used never fails a step.
+  parse: (value: string) => value,
+} satisfies InputSpec<string>;
 
-export const exportEnv: InputSpec<boolean> = {
+export const exportEnv = {
   description:
     "`true`: export the controllers' environment variables (`AGENT_DEVICE_DAEMON_BASE_URL`, `APPIUM_URL`, …) for later steps of the job.",
   default: 'true',
   parse: parse.boolean,
-};
+} satisfies InputSpec<boolean>;
 
-export const jobs: InputSpec<string[]> = {
+export const jobs = {
   description:
     'Job keys (comma- or newline-separated): end as soon as these jobs are terminal, and succeed only if all of them succeeded. Default: the whole run.',
   parse: parse.jobKeys,
-};
+} satisfies InputSpec<string[]>;
 
 /** The connection settings every command that calls the service needs. */
 export interface ApiSettings {
@@ -198,21 +201,16 @@ export interface ApiSettings {
 }
 
 export function apiSettings(values: {
-  token?: string;
-  'base-url'?: string;
+  token: string;
+  'base-url': string;
   'poll-interval-seconds'?: number;
-  'timeout-minutes'?: number;
+  'timeout-minutes': number;
 }): ApiSettings {
   return {
-    token: values.token ?? '',
-    baseUrl: values['base-url'] ?? '',
+    token: values.token,
+    baseUrl: values['base-url'],
+    // stop-device-session has no poll interval: its retries pace themselves at the spec's 5 s.
     pollIntervalMs: (values['poll-interval-seconds'] ?? 5) * 1000,
-    timeoutMs: (values['timeout-minutes'] ?? 5) * 60_000,
+    timeoutMs: values['timeout-minutes'] * 60_000,
   };
-}
-
-/** Throws InputError when there are problems; returns the settings otherwise. */
-export function settled<S>(settings: S, problems: string[]): S {
-  if (problems.length > 0) throw new InputError(problems);
-  return settings;
 }

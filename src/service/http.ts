@@ -24,7 +24,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { oneLine } from '../text.js';
-import { sleep } from '../sleep.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface HttpSettings {
   baseUrl: string;
@@ -140,7 +140,7 @@ export class ServiceHttp {
           delayMs,
           reason: reasonOf(failure),
         });
-        await sleep(delayMs, spec.signal);
+        await sleep(Math.max(0, delayMs), undefined, { signal: spec.signal }).catch(() => undefined);
       }
     }
   }

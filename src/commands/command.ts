@@ -1,0 +1,102 @@
+/**
+ * What a command is: one module (src/commands/<command>.ts) holds its inputs (rows of the input
+ * table), its cross-field rules, its outputs, the subject of its pull-request comment and its run.
+ * `defineCommand` keeps the values typed from the command's own rows inside that module and hands
+ * the registry (index.ts) a command whose types no longer depend on its table.
+ */
+import type { ActionIO } from '../io.js';
+import type { ServiceClient } from '../service/client.js';
+import {
+  InputError,
+  readTable,
+  type ApiSettings,
+  type InputSource,
+  type InputTable,
+  type Values,
+} from '../inputs/table.js';
+
+/** What a command runs with. */
+export interface RunContext {
+  io: ActionIO;
+  /** Aborted when the runner cancels the step. */
+  signal: AbortSignal;
+  /** The service client for these settings: made once per step, disposed by main. */
+  client(api: ApiSettings): ServiceClient;
+}
+
+export interface CommandDefinition<T extends InputTable> {
+  description: string;
+  inputs: T;
+  /** Output name → description. */
+  outputs: Record<string, string>;
+  /** Whether the command's action has a post step (post.ts). */
+  post?: boolean;
+  /** Rules across inputs; they see what could be read, so every problem is listed at once. */
+  rules?(values: Partial<Values<T>>): string[];
+  /**
+   * What the pull-request comment is about, for commands with a `comment` input: the key of its
+   * sticky comment (`kind`, so that wait-for-run updates run-workflow's) and its title.
+   */
+  comment?(values: Values<T>): { kind: 'run-workflow' | 'start-device-session'; subject: string };
+  run(values: Values<T>, context: RunContext): Promise<void>;
+}
+
+/** What the code shared by several commands (following a run, waiting for a session) works with. */
+export interface ServiceContext {
+  io: ActionIO;
+  client: ServiceClient;
+  signal?: AbortSignal;
+}
+
+/** A command's inputs read and checked, ready to run. */
+export interface Invocation {
+  /** The values read, keyed by input name (what `run` receives). */
+  values: Readonly<Record<string, unknown>>;
+  run(context: RunContext): Promise<void>;
+  /** Present when the step asked for a pull-request comment (`comment: true`). */
+  comment?: { kind: 'run-workflow' | 'start-device-session'; subject: string; githubToken?: string };
+  /** The service's base URL, for commands that call it. */
+  baseUrl?: string;
+}
+
+export interface Command {
+  description: string;
+  inputs: InputTable;
+  outputs: Record<string, string>;
+  post?: boolean;
+  /** Reads and validates every input; throws InputError listing every problem. */
+  read(source: InputSource): Invocation;
+}
+
+export function defineCommand<T extends InputTable>(definition: CommandDefinition<T>): Command {
+  const { description, inputs, outputs, post } = definition;
+  return {
+    description,
+    inputs,
+    outputs,
+    post,
+    read(source) {
+      const read = readTable(inputs, source);
+      const problems = [...read.problems, ...(definition.rules?.(read.values) ?? [])];
+      if (problems.length > 0) throw new InputError(problems);
+      // No problems: every required and defaulted input was read (readTable's contract).
+      const values = read.values as Values<T>;
+      const shared = values as Partial<Record<string, unknown>>;
+      const comment =
+        shared.comment === true && definition.comment
+          ? { ...definition.comment(values), githubToken: shared['github-token'] as string | undefined }
+          : undefined;
+      const baseUrl = typeof shared['base-url'] === 'string' ? shared['base-url'] : undefined;
+      return { values, run: (context) => definition.run(values, context), comment, baseUrl };
+    },
+  };
+}
+
+/** The host a step talks to, for the first log line ("… at api.example.com"). */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
