@@ -4,8 +4,8 @@
  * whose answer never comes still leaves the post step something to say; a create refused for
  * certain leaves no such warning behind.
  */
-import { readSettings, type StartSessionSettings } from '../../../src/inputs/index.js';
-import { startDeviceSession } from '../../../src/commands/start-device-session.js';
+import { COMMANDS } from '../../../src/commands/index.js';
+import type { Invocation } from '../../../src/commands/command.js';
 import { ServiceClient } from '../../../src/service/client.js';
 import { startSimulator, type Simulator } from '../../../simulator/index.js';
 import { createTestIO, type RecordingIO } from '../../fixtures/io.js';
@@ -26,7 +26,8 @@ afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 afterEach(() => client?.dispose());
 
-function settings(inputs: Record<string, string> = {}, as = token): StartSessionSettings {
+/** The command read from these inputs (through the registry), with a client for the simulator. */
+function invocation(inputs: Record<string, string> = {}, as = token): Invocation {
   client = new ServiceClient({
     baseUrl: sim.url,
     token: as,
@@ -40,11 +41,11 @@ function settings(inputs: Record<string, string> = {}, as = token): StartSession
     'poll-interval-seconds': '0.05',
     ...inputs,
   });
-  return readSettings('start-device-session', source).settings as StartSessionSettings;
+  return COMMANDS['start-device-session'].read(source);
 }
 
-async function start(io: RecordingIO, s: StartSessionSettings): Promise<Error | undefined> {
-  return startDeviceSession(s, { io, client }).then(
+async function start(io: RecordingIO, command: Invocation): Promise<Error | undefined> {
+  return command.run({ io, signal: new AbortController().signal, client: () => client }).then(
     () => undefined,
     (error: unknown) => error as Error,
   );
@@ -53,12 +54,12 @@ async function start(io: RecordingIO, s: StartSessionSettings): Promise<Error | 
 describe('start-device-session state', () => {
   it('saves what the post step needs before the create, then the session; wait: false returns at once', async () => {
     const io = createTestIO();
-    const s = settings({ wait: 'false', 'auto-stop': 'false' });
+    const command = invocation({ wait: 'false', 'auto-stop': 'false' });
     // What was saved at the moment the create request left.
     let savedBeforeCreate: Record<string, string> = {};
     const create = client.createDeviceSession.bind(client);
     client.createDeviceSession = (...args) => ((savedBeforeCreate = { ...io.saved }), create(...args));
-    expect(await start(io, s)).toBeUndefined();
+    expect(await start(io, command)).toBeUndefined();
     expect(savedBeforeCreate).toEqual({
       'base-url': sim.url,
       'app-id': appId,
@@ -79,7 +80,7 @@ describe('start-device-session state', () => {
   it('a create refused with a 4xx clears the in-flight marker: the post step will not warn', async () => {
     const stranger = sim.addToken({ account: sim.addAccount({ name: 'other' }), role: 'developer' });
     const io = createTestIO();
-    const error = await start(io, settings({}, stranger));
+    const error = await start(io, invocation({}, stranger));
     expect(error?.message).toMatch(/^Creating the device session failed: /);
     expect(sim.sessions()).toEqual([]);
     expect(io.saved['create-in-flight']).toBe('');
@@ -89,7 +90,7 @@ describe('start-device-session state', () => {
   it('a create whose answer is lost keeps the marker, and says the service may have processed it', async () => {
     sim.injectFault({ method: 'POST', kind: 'partial' });
     const io = createTestIO();
-    const error = await start(io, settings());
+    const error = await start(io, invocation());
     expect(error?.message).toContain(
       'The service may have processed the request anyway; it was not repeated',
     );

@@ -1,18 +1,16 @@
 /**
- * Stopping a session (src/commands/stop-device-session.ts) with the recording IO and the simulator:
- * "stopped" means confirmed by the service; anything else is an error that names the session, says
- * why, and what to do, and a step that gives up on a session stops it before it fails.
+ * Stopping a session (src/session-stop.ts, and the stop-device-session command of
+ * src/commands/stop-device-session.ts read through the registry) with the recording IO and the
+ * simulator: "stopped" means confirmed by the service; anything else is an error that names the
+ * session, says why, and what to do, and a step that gives up on a session stops it before it fails.
  */
 import { ActionFailure } from '../../../src/errors.js';
-import {
-  stopAndFail,
-  stopDeviceSessionCommand,
-  StopNotConfirmed,
-  stopSession,
-} from '../../../src/commands/stop-device-session.js';
+import { COMMANDS } from '../../../src/commands/index.js';
+import { stopAndFail, StopNotConfirmed, stopSession } from '../../../src/session-stop.js';
 import { ServiceClient } from '../../../src/service/client.js';
 import { startSimulator, type Simulator } from '../../../simulator/index.js';
-import { createTestIO } from '../../fixtures/io.js';
+import { createTestIO, type RecordingIO } from '../../fixtures/io.js';
+import { inputSource } from '../../helpers/sources.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -153,28 +151,28 @@ describe('stopAndFail', () => {
 });
 
 describe('the stop-device-session command', () => {
-  const settings = (sessionId: string) => ({
-    command: 'stop-device-session' as const,
-    api: { baseUrl: sim.url, token, pollIntervalMs: 5000, timeoutMs: 60_000 },
-    sessionId,
-  });
+  /** The command read from its inputs, run with the test's client. */
+  const stop = (sessionId: string, io: RecordingIO) =>
+    COMMANDS['stop-device-session']
+      .read(inputSource({ token, 'base-url': sim.url, 'session-id': sessionId, 'timeout-minutes': '1' }))
+      .run({ io, signal: new AbortController().signal, client: () => client });
 
   it('says where it stops what, and sets `status`; a second stop is the same answer', async () => {
     const { id, url } = await newSession();
     const io = createTestIO();
-    await stopDeviceSessionCommand(settings(id), { io, client });
+    await stop(id, io);
     expect(io.outputs).toEqual({ status: 'stopped' });
     const host = new URL(sim.url).host;
     expect(io.log[0]).toEqual({ kind: 'info', text: `Stopping device session ${id} at ${host}.` });
     expect(io.log[1].text).toMatch(new RegExp(`^Device session ${id} is stopped at \\S+\\. ${url}$`));
     const again = createTestIO();
-    await stopDeviceSessionCommand(settings(id), { io: again, client });
+    await stop(id, again);
     expect(again.outputs).toEqual({ status: 'stopped' });
   });
 
   it('an unknown session fails the step with the not-found message and no output', async () => {
     const io = createTestIO();
-    const error = await failure(stopDeviceSessionCommand(settings(UNKNOWN_ID), { io, client }));
+    const error = await failure(stop(UNKNOWN_ID, io));
     expect(error.message).toContain('it does not exist, or this token cannot see it');
     expect(io.outputs).toEqual({});
   });

@@ -1,24 +1,62 @@
 /**
- * Each command's reader (src/inputs/<command>.ts through readSettings): its inputs' rules (required,
- * defaults, environment fallbacks), its cross-field rules, the settings it returns, the warnings of
- * readSettings and of the root action (unusedInputWarnings), the `command` input and the secrets
- * to mask.
+ * Each command's reader (the `inputs` and `rules` of src/commands/<command>.ts, read through the
+ * registry's `COMMANDS[command].read`): its inputs' rules (required, defaults, environment
+ * fallbacks), its cross-field rules, the values it returns (keyed by input name) and what they make
+ * (apiSettings, start-device-session's create request, the pull-request comment), the plain-http
+ * warning (transportWarnings) and the root action's (unusedInputWarnings), the `command` input and
+ * the secrets to mask (maskSecretInputs).
  */
+import type { Invocation } from '../../../src/commands/command.js';
 import {
-  COMMAND_SPECS,
+  COMMAND_NAMES,
   COMMANDS,
+  maskSecretInputs,
   readCommand,
-  readSettings,
-  secretInputs,
+  transportWarnings,
   unusedInputWarnings,
-  type Command,
-  type RunWorkflowSettings,
-  type StartSessionSettings,
-} from '../../../src/inputs/index.js';
+  type CommandName,
+} from '../../../src/commands/index.js';
+import { apiSettings, type ApiSettings } from '../../../src/inputs/table.js';
+import type { CreateSessionRequest } from '../../../src/service/contract.js';
+import type { ServiceClient } from '../../../src/service/client.js';
+import { createTestIO } from '../../fixtures/io.js';
 import { API, APP_ID, inputSource, problemsOf, SESSION_ID, TOKEN } from '../../helpers/sources.js';
 
-const settingsOf = (command: Command, inputs: Record<string, string>, env: Record<string, string> = {}) =>
-  readSettings(command, inputSource(inputs, env)).settings;
+const invocationOf = (
+  command: CommandName,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+  files: Record<string, string> = {},
+): Invocation => COMMANDS[command].read(inputSource(inputs, env, files));
+
+/** The values a command reads, keyed by input name. */
+const valuesOf = (command: CommandName, inputs: Record<string, string>, env: Record<string, string> = {}) =>
+  invocationOf(command, inputs, env).values;
+
+/** The connection settings a command calls the service with, from its values. */
+const apiOf = (values: Invocation['values']): ApiSettings =>
+  apiSettings(values as Parameters<typeof apiSettings>[0]);
+
+/** The create request start-device-session sends for these inputs, caught by a fake client. */
+async function createRequestOf(inputs: Record<string, string>): Promise<CreateSessionRequest> {
+  let sent: CreateSessionRequest | undefined;
+  const stop = new Error('not sent: the test only looks at the request');
+  const client = {
+    createDeviceSession: (request: CreateSessionRequest) => {
+      sent = request;
+      return Promise.reject(stop);
+    },
+  } as unknown as ServiceClient;
+  const failed = await invocationOf('start-device-session', inputs)
+    .run({ io: createTestIO(), signal: new AbortController().signal, client: () => client })
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  expect(failed).toBe(stop);
+  if (!sent) throw new Error('no create request was sent');
+  return sent;
+}
 
 const run = (extra: Record<string, string> = {}) => ({
   ...API,
@@ -59,17 +97,19 @@ describe('the `command` input of the root action', () => {
 describe('shared inputs: token, base-url, app-id, poll interval, timeout', () => {
   it('falls back to SVC_TOKEN, SVC_BASE_URL and SVC_APP_ID; inputs win over them', () => {
     const env = { SVC_TOKEN: 't_env', SVC_BASE_URL: 'https://svc.example/api/', SVC_APP_ID: APP_ID };
-    const fromEnv = settingsOf('run-workflow', { workflow: 'e2e.yml', 'git-ref': 'main' }, env);
+    const fromEnv = valuesOf('run-workflow', { workflow: 'e2e.yml', 'git-ref': 'main' }, env);
     expect(fromEnv).toMatchObject({
-      appId: APP_ID,
-      api: { token: 't_env', baseUrl: 'https://svc.example/api' },
+      'app-id': APP_ID,
+      token: 't_env',
+      'base-url': 'https://svc.example/api',
     });
+    expect(apiOf(fromEnv)).toMatchObject({ token: 't_env', baseUrl: 'https://svc.example/api' });
     const other = '00000000-0000-4000-8000-000000000000';
-    const fromInputs = settingsOf('run-workflow', run({ 'app-id': other }), env);
-    expect(fromInputs).toMatchObject({ appId: other, api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1' } });
+    const fromInputs = valuesOf('run-workflow', run({ 'app-id': other }), env);
+    expect(fromInputs).toMatchObject({ 'app-id': other, token: TOKEN, 'base-url': 'http://127.0.0.1:1' });
     // A blank input falls back as an unset one does.
-    expect(settingsOf('stop-device-session', { 'session-id': SESSION_ID, token: '  ' }, env)).toMatchObject({
-      api: { token: 't_env' },
+    expect(valuesOf('stop-device-session', { 'session-id': SESSION_ID, token: '  ' }, env)).toMatchObject({
+      token: 't_env',
     });
   });
 
@@ -150,9 +190,13 @@ describe('shared inputs: token, base-url, app-id, poll interval, timeout', () =>
   });
 
   it('has a floor for poll-interval-seconds: 0.05 s, never a busy loop', () => {
-    expect(
-      settingsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'poll-interval-seconds': '0.05' }),
-    ).toMatchObject({ api: { pollIntervalMs: 50 } });
+    const values = valuesOf('wait-for-run', {
+      ...API,
+      'run-id': SESSION_ID,
+      'poll-interval-seconds': '0.05',
+    });
+    expect(values).toMatchObject({ 'poll-interval-seconds': 0.05 });
+    expect(apiOf(values)).toMatchObject({ pollIntervalMs: 50 });
     expect(
       problemsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'poll-interval-seconds': '0.01' }),
     ).toEqual([
@@ -161,12 +205,19 @@ describe('shared inputs: token, base-url, app-id, poll interval, timeout', () =>
   });
 });
 
-describe('readSettings warnings', () => {
+describe('transportWarnings', () => {
+  /** The warnings for the base URL a command read. */
+  const warningsOf = (command: CommandName, inputs: Record<string, string>) => {
+    const { baseUrl } = invocationOf(command, inputs);
+    return baseUrl === undefined ? [] : transportWarnings(baseUrl);
+  };
+
   it('warns that a plain-http base URL to another host sends the token unencrypted', () => {
-    const { warnings } = readSettings(
-      'stop-device-session',
-      inputSource({ ...API, 'base-url': 'http://svc.example.com', 'session-id': SESSION_ID }),
-    );
+    const warnings = warningsOf('stop-device-session', {
+      ...API,
+      'base-url': 'http://svc.example.com',
+      'session-id': SESSION_ID,
+    });
     expect(warnings).toEqual([
       '`base-url` uses plain http to svc.example.com: the access token travels unencrypted. Use https unless this network is private to the runner.',
     ]);
@@ -179,19 +230,18 @@ describe('readSettings warnings', () => {
     'http://localhost:1',
     'http://[::1]:8787',
   ])('does not warn for %s', (baseUrl) => {
-    const { warnings } = readSettings(
-      'stop-device-session',
-      inputSource({ ...API, 'base-url': baseUrl, 'session-id': SESSION_ID }),
-    );
-    expect(warnings).toEqual([]);
+    expect(
+      warningsOf('stop-device-session', { ...API, 'base-url': baseUrl, 'session-id': SESSION_ID }),
+    ).toEqual([]);
   });
 
-  it('has nothing to say for verify-webhook, which calls no service', () => {
-    const { warnings } = readSettings(
-      'verify-webhook',
-      inputSource({ 'webhook-secret': 'w'.repeat(16), signature: 'sha1=00', payload: '{}' }),
-    );
-    expect(warnings).toEqual([]);
+  it('has nothing to say for verify-webhook, which calls no service: it has no base URL', () => {
+    const invocation = invocationOf('verify-webhook', {
+      'webhook-secret': 'w'.repeat(16),
+      signature: 'sha1=00',
+      payload: '{}',
+    });
+    expect(invocation.baseUrl).toBeUndefined();
   });
 });
 
@@ -230,16 +280,34 @@ describe('unusedInputWarnings (root action)', () => {
   });
 });
 
-describe('secretInputs', () => {
-  it("lists the command's secrets and their environment fallbacks, every command's when unknown", () => {
-    const source = inputSource(
-      { token: ' t_input ', 'github-token': 'gh_input', 'webhook-secret': 'whsec_input_0123456789' },
-      { SVC_TOKEN: 't_env', GITHUB_TOKEN: 'gh_env' },
-    );
-    expect(secretInputs('stop-device-session', source)).toEqual(['t_input', 't_env']);
-    expect(secretInputs('run-workflow', source)).toEqual(['t_input', 't_env', 'gh_input', 'gh_env']);
-    expect(secretInputs('verify-webhook', source)).toEqual(['whsec_input_0123456789']);
-    expect(new Set(secretInputs(undefined, source))).toEqual(
+describe('maskSecretInputs', () => {
+  // maskSecretInputs reads the runner's environment: the fallbacks are set there for this test.
+  const saved = { SVC_TOKEN: process.env.SVC_TOKEN, GITHUB_TOKEN: process.env.GITHUB_TOKEN };
+  beforeEach(() => Object.assign(process.env, { SVC_TOKEN: 't_env', GITHUB_TOKEN: 'gh_env' }));
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  });
+
+  it("masks the command's secrets and their environment fallbacks, every command's when unknown", () => {
+    const inputs: Record<string, string> = {
+      token: ' t_input ',
+      'github-token': 'gh_input',
+      'webhook-secret': 'whsec_input_0123456789',
+    };
+    const masked = (command?: CommandName) => {
+      const secrets: string[] = [];
+      maskSecretInputs(
+        { getInput: (name) => inputs[name] ?? '', mask: (value) => secrets.push(value) },
+        command,
+      );
+      return secrets;
+    };
+    expect(masked('stop-device-session')).toEqual(['t_input', 't_env']);
+    expect(masked('run-workflow')).toEqual(['t_input', 't_env', 'gh_input', 'gh_env']);
+    expect(masked('verify-webhook')).toEqual(['whsec_input_0123456789']);
+    expect(new Set(masked())).toEqual(
       new Set(['t_input', 't_env', 'gh_input', 'gh_env', 'whsec_input_0123456789']),
     );
   });
@@ -247,30 +315,57 @@ describe('secretInputs', () => {
 
 describe('run-workflow', () => {
   it('reads a valid set with the command defaults', () => {
-    expect(settingsOf('run-workflow', run({ inputs: 'profile: preview\nretries: 3\ndry: true' }))).toEqual({
-      command: 'run-workflow',
-      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 10_000, timeoutMs: 3_600_000 },
-      appId: APP_ID,
-      fileName: 'e2e.yml',
-      gitRef: 'main',
+    const invocation = invocationOf(
+      'run-workflow',
+      run({ inputs: 'profile: preview\nretries: 3\ndry: true' }),
+    );
+    expect(invocation.values).toEqual({
+      token: TOKEN,
+      'base-url': 'http://127.0.0.1:1',
+      'app-id': APP_ID,
+      workflow: 'e2e.yml',
+      'git-ref': 'main',
       inputs: { profile: 'preview', retries: 3, dry: true },
       wait: true,
-      jobs: undefined,
-      comment: undefined,
+      'poll-interval-seconds': 10,
+      'timeout-minutes': 60,
+      comment: false,
     });
+    expect(invocation.values.jobs).toBeUndefined();
+    expect(apiOf(invocation.values)).toEqual({
+      token: TOKEN,
+      baseUrl: 'http://127.0.0.1:1',
+      pollIntervalMs: 10_000,
+      timeoutMs: 3_600_000,
+    });
+    expect(invocation.comment).toBeUndefined();
+    expect(invocation.baseUrl).toBe('http://127.0.0.1:1');
   });
 
   it('reads jobs, fractional timing, and comment with its token (GITHUB_TOKEN as fallback)', () => {
-    const settings = settingsOf(
+    const invocation = invocationOf(
       'run-workflow',
       run({ jobs: 'build\ntest', 'poll-interval-seconds': '0.5', 'timeout-minutes': '0.5', comment: 'true' }),
       { GITHUB_TOKEN: 'gh_env' },
-    ) as RunWorkflowSettings;
-    expect(settings).toMatchObject({
+    );
+    expect(invocation.values).toMatchObject({
       jobs: ['build', 'test'],
-      api: { pollIntervalMs: 500, timeoutMs: 30_000 },
-      comment: { githubToken: 'gh_env' },
+      'poll-interval-seconds': 0.5,
+      'timeout-minutes': 0.5,
+      comment: true,
     });
+    expect(apiOf(invocation.values)).toMatchObject({ pollIntervalMs: 500, timeoutMs: 30_000 });
+    expect(invocation.comment).toEqual({ kind: 'run-workflow', subject: 'e2e.yml', githubToken: 'gh_env' });
+  });
+
+  it('does not check github-token when read: it is checked where the comment is posted', () => {
+    // An input that is not used never fails a step; pr-comment.ts says what is wrong with it.
+    const withComment = invocationOf(
+      'run-workflow',
+      run({ comment: 'true', 'github-token': 'not a token\n' }),
+    );
+    expect(withComment.comment).toMatchObject({ githubToken: 'not a token' });
+    expect(invocationOf('run-workflow', run({ 'github-token': 'not a token' })).comment).toBeUndefined();
   });
 
   it('refuses jobs with wait: false', () => {
@@ -281,28 +376,23 @@ describe('run-workflow', () => {
 
   it("runs on the pull request's head commit on pull_request events, else GITHUB_SHA", () => {
     const files = { '/event.json': JSON.stringify({ pull_request: { head: { sha: 'abc123' } } }) };
-    const pr = (event: string) =>
-      readSettings(
+    const gitRef = (event: string) =>
+      invocationOf(
         'run-workflow',
-        inputSource(
-          run({ 'git-ref': '' }),
-          { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: '/event.json', GITHUB_SHA: 'merge' },
-          files,
-        ),
-      ).settings as RunWorkflowSettings;
-    expect(pr('pull_request').gitRef).toBe('abc123');
-    expect(pr('pull_request_target').gitRef).toBe('abc123');
-    expect(pr('push').gitRef).toBe('merge');
+        run({ 'git-ref': '' }),
+        { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: '/event.json', GITHUB_SHA: 'merge' },
+        files,
+      ).values['git-ref'];
+    expect(gitRef('pull_request')).toBe('abc123');
+    expect(gitRef('pull_request_target')).toBe('abc123');
+    expect(gitRef('push')).toBe('merge');
     // An unreadable event file falls back to GITHUB_SHA.
-    const unreadable = readSettings(
-      'run-workflow',
-      inputSource(run({ 'git-ref': '' }), {
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: '/missing',
-        GITHUB_SHA: 'def456',
-      }),
-    ).settings as RunWorkflowSettings;
-    expect(unreadable.gitRef).toBe('def456');
+    const unreadable = valuesOf('run-workflow', run({ 'git-ref': '' }), {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: '/missing',
+      GITHUB_SHA: 'def456',
+    });
+    expect(unreadable['git-ref']).toBe('def456');
     expect(problemsOf('run-workflow', run({ 'git-ref': '' }))).toEqual([
       '`git-ref` is required: outside a GitHub event with a commit (no GITHUB_SHA), give a branch, tag or SHA.',
     ]);
@@ -320,13 +410,27 @@ describe('run-workflow', () => {
 
 describe('wait-for-run', () => {
   it('reads the run id, jobs and the same timing defaults as run-workflow', () => {
-    expect(settingsOf('wait-for-run', { ...API, 'run-id': SESSION_ID.toUpperCase(), jobs: 'a,b' })).toEqual({
-      command: 'wait-for-run',
-      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 10_000, timeoutMs: 3_600_000 },
-      runId: SESSION_ID,
-      jobs: ['a', 'b'],
-      comment: undefined,
+    const invocation = invocationOf('wait-for-run', {
+      ...API,
+      'run-id': SESSION_ID.toUpperCase(),
+      jobs: 'a,b',
     });
+    expect(invocation.values).toEqual({
+      token: TOKEN,
+      'base-url': 'http://127.0.0.1:1',
+      'run-id': SESSION_ID,
+      jobs: ['a', 'b'],
+      'poll-interval-seconds': 10,
+      'timeout-minutes': 60,
+      comment: false,
+    });
+    expect(apiOf(invocation.values)).toEqual({
+      token: TOKEN,
+      baseUrl: 'http://127.0.0.1:1',
+      pollIntervalMs: 10_000,
+      timeoutMs: 3_600_000,
+    });
+    expect(invocation.comment).toBeUndefined();
   });
 
   it('requires a run id (UUID), with what to give', () => {
@@ -338,55 +442,52 @@ describe('wait-for-run', () => {
 });
 
 describe('start-device-session', () => {
-  it('builds the request with only the fields given, and the command defaults', () => {
-    const settings = settingsOf(
-      'start-device-session',
-      start({
-        type: 'appium',
-        name: 'e2e',
-        'max-duration-minutes': '30',
-        'max-idle-time-minutes': '10',
-        'build-id': APP_ID.toUpperCase(),
-        'launch-args': '--a\n\n--b=1\n',
-        'open-url': 'myapp://home',
-      }),
-    ) as StartSessionSettings;
-    expect(settings.request).toEqual({
+  it('builds the request with only the fields given, and the command defaults', async () => {
+    const inputs = start({
+      type: 'appium',
+      name: 'e2e',
+      'max-duration-minutes': '30',
+      'max-idle-time-minutes': '10',
+      'build-id': APP_ID.toUpperCase(),
+      'launch-args': '--a\n\n--b=1\n',
+      'open-url': 'myapp://home',
+    });
+    // The fields not given are left out of the request, not sent as undefined.
+    expect(await createRequestOf(inputs)).toStrictEqual({
       appId: APP_ID,
       platform: 'ios',
       name: 'e2e',
       type: 'appium',
-      packageVersion: undefined,
-      deviceIdentifier: undefined,
       maxDurationMinutes: 30,
       maxIdleTimeMinutes: 10,
       buildId: APP_ID,
-      applicationArchiveUrl: undefined,
-      svcGo: undefined,
-      sdkVersion: undefined,
       launchArgs: ['--a', '--b=1'],
       openUrl: 'myapp://home',
     });
-    expect(settings).toMatchObject({
+    const invocation = invocationOf('start-device-session', inputs);
+    expect(invocation.values).toMatchObject({
       wait: true,
-      exportEnv: true,
-      autoStop: true,
-      comment: undefined,
-      api: { pollIntervalMs: 5000, timeoutMs: 900_000 },
+      'export-env': true,
+      'auto-stop': true,
+      'svc-go': false,
+      comment: false,
+      'poll-interval-seconds': 5,
+      'timeout-minutes': 15,
     });
+    expect(invocation.comment).toBeUndefined();
+    expect(apiOf(invocation.values)).toMatchObject({ pollIntervalMs: 5000, timeoutMs: 900_000 });
   });
 
-  it('accepts svc-go with a major sdk-version, launch-args as JSON, and 0 minutes', () => {
-    const settings = settingsOf(
-      'start-device-session',
+  it('accepts svc-go with a major sdk-version, launch-args as JSON, and 0 minutes', async () => {
+    const request = await createRequestOf(
       start({
         'svc-go': 'true',
         'sdk-version': '52',
         'launch-args': '["a b", "c"]',
         'max-duration-minutes': '0',
       }),
-    ) as StartSessionSettings;
-    expect(settings.request).toMatchObject({
+    );
+    expect(request).toMatchObject({
       svcGo: true,
       sdkVersion: '52',
       launchArgs: ['a b', 'c'],
@@ -396,11 +497,8 @@ describe('start-device-session', () => {
 
   it('reads wait, export-env and auto-stop', () => {
     expect(
-      settingsOf(
-        'start-device-session',
-        start({ wait: 'false', 'export-env': 'false', 'auto-stop': 'false' }),
-      ),
-    ).toMatchObject({ wait: false, exportEnv: false, autoStop: false });
+      valuesOf('start-device-session', start({ wait: 'false', 'export-env': 'false', 'auto-stop': 'false' })),
+    ).toMatchObject({ wait: false, 'export-env': false, 'auto-stop': false });
   });
 
   it('says "did you mean" for a near miss', () => {
@@ -493,22 +591,31 @@ describe('start-device-session', () => {
 
 describe('wait-for-device-session', () => {
   it('reads the session id, falling back to SVC_DEVICE_SESSION_ID', () => {
-    expect(settingsOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID })).toEqual({
-      command: 'wait-for-device-session',
-      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 5000, timeoutMs: 900_000 },
-      sessionId: SESSION_ID,
-      exportEnv: true,
+    const values = valuesOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID });
+    expect(values).toEqual({
+      token: TOKEN,
+      'base-url': 'http://127.0.0.1:1',
+      'session-id': SESSION_ID,
+      'export-env': true,
+      'poll-interval-seconds': 5,
+      'timeout-minutes': 15,
+    });
+    expect(apiOf(values)).toEqual({
+      token: TOKEN,
+      baseUrl: 'http://127.0.0.1:1',
+      pollIntervalMs: 5000,
+      timeoutMs: 900_000,
     });
     const other = '00000000-0000-4000-8000-000000000000';
     expect(
-      settingsOf(
+      valuesOf(
         'wait-for-device-session',
         { ...API, 'session-id': other, 'export-env': 'false' },
         {
           SVC_DEVICE_SESSION_ID: SESSION_ID,
         },
       ),
-    ).toMatchObject({ sessionId: other, exportEnv: false });
+    ).toMatchObject({ 'session-id': other, 'export-env': false });
   });
 
   it('requires a session id, with where to find it', () => {
@@ -523,10 +630,19 @@ describe('wait-for-device-session', () => {
 
 describe('stop-device-session', () => {
   it('reads the session id and the 5-minute default timeout', () => {
-    expect(settingsOf('stop-device-session', { ...API, 'session-id': SESSION_ID })).toEqual({
-      command: 'stop-device-session',
-      api: { token: TOKEN, baseUrl: 'http://127.0.0.1:1', pollIntervalMs: 5000, timeoutMs: 300_000 },
-      sessionId: SESSION_ID,
+    const values = valuesOf('stop-device-session', { ...API, 'session-id': SESSION_ID });
+    expect(values).toEqual({
+      token: TOKEN,
+      'base-url': 'http://127.0.0.1:1',
+      'session-id': SESSION_ID,
+      'timeout-minutes': 5,
+    });
+    // No poll interval input: its retries pace themselves at 5 s.
+    expect(apiOf(values)).toEqual({
+      token: TOKEN,
+      baseUrl: 'http://127.0.0.1:1',
+      pollIntervalMs: 5000,
+      timeoutMs: 300_000,
     });
   });
 
@@ -563,38 +679,39 @@ describe('verify-webhook', () => {
 
   it('keeps the inline payload and the secret byte for byte; trims the signature', () => {
     expect(
-      settingsOf('verify-webhook', {
+      valuesOf('verify-webhook', {
         'webhook-secret': ` ${secret}\n`,
         signature: ' sha1=ab ',
         payload: ' {"a":1}\n',
       }),
-    ).toEqual({
-      command: 'verify-webhook',
-      secret: ` ${secret}\n`,
+    ).toStrictEqual({
+      'webhook-secret': ` ${secret}\n`,
       signature: 'sha1=ab',
-      payload: { kind: 'inline', text: ' {"a":1}\n' },
+      payload: ' {"a":1}\n',
     });
     expect(
-      settingsOf('verify-webhook', {
+      valuesOf('verify-webhook', {
         'webhook-secret': secret,
         signature: 's',
         'payload-file': ' body.json ',
       }),
-    ).toMatchObject({
-      payload: { kind: 'file', path: 'body.json' },
+    ).toStrictEqual({
+      'webhook-secret': secret,
+      signature: 's',
+      'payload-file': 'body.json',
     });
   });
 });
 
 describe('the tables', () => {
   it('every command reads token/base-url the same way, and only verify-webhook goes without them', () => {
-    for (const command of COMMANDS) {
-      const inputs = COMMAND_SPECS[command].inputs as Record<string, unknown>;
+    for (const command of COMMAND_NAMES) {
+      const inputs = COMMANDS[command].inputs as Record<string, unknown>;
       if (command === 'verify-webhook') expect(inputs.token).toBeUndefined();
       else
         expect([inputs.token, inputs['base-url']]).toEqual([
-          COMMAND_SPECS['run-workflow'].inputs.token,
-          COMMAND_SPECS['run-workflow'].inputs['base-url'],
+          COMMANDS['run-workflow'].inputs.token,
+          COMMANDS['run-workflow'].inputs['base-url'],
         ]);
     }
   });

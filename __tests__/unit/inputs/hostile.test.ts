@@ -1,11 +1,13 @@
 /**
  * The hostile-input matrix of __tests__/security/hostile-inputs.test.ts, case for case, at the level
- * of the input tables: each malformed combination is refused by the command's reader (or by the
- * `command` input) with exactly one problem that names the input, and the token is never echoed.
- * The bundle-level check that such a refusal becomes exit 1, one error annotation and no request is
- * in __tests__/e2e/edges.test.ts; this file is what lets the bundle matrix stay small.
+ * of the input tables: each malformed combination is refused by the command's reader in the
+ * registry (`COMMANDS[command].read`, src/commands/index.ts), or by the `command` input, with
+ * exactly one problem that names the input, and the token is never echoed. The bundle-level check
+ * that such a refusal becomes exit 1, one error annotation and no request is in
+ * __tests__/e2e/edges.test.ts; this file is what lets the bundle matrix stay small.
  */
-import { InputError, readCommand, readSettings, type Command } from '../../../src/inputs/index.js';
+import { COMMANDS, readCommand } from '../../../src/commands/index.js';
+import { InputError } from '../../../src/inputs/table.js';
 import { inputSource } from '../../helpers/sources.js';
 
 import { BASE_URL, CASES, TOKEN, UUID } from '../../helpers/hostile-cases.js';
@@ -23,7 +25,7 @@ function problems(command: string, inputs: Record<string, string>): string[] {
   const all = { command, ...(BASE[command] ?? BASE['run-workflow']), ...inputs };
   try {
     const source = inputSource(all);
-    readSettings(readCommand(source) as Command, source);
+    COMMANDS[readCommand(source)].read(source);
   } catch (error) {
     if (error instanceof InputError) return error.problems;
     throw error;
