@@ -20,9 +20,13 @@ import type { Invocation } from './commands/command.js';
 import { createClient } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest } from './pr-comment.js';
+import { saveInitialState } from './session-state.js';
 import type { ServiceClient } from './service/client.js';
 
 export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {
+  // Before anything can fail: every name the post step reads (the root action and
+  // start-device-session have one), so that none of them can come from the job's environment.
+  if (command === undefined || COMMANDS[command].post) saveInitialState(io);
   const source = inputSource(io);
   // Before the command is known, every input that may hold a secret is masked.
   maskSecretInputs(io);

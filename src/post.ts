@@ -11,17 +11,26 @@ import { maskSecretInputs } from './commands/index.js';
 import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID } from './service/contract.js';
-import { STATE } from './session-state.js';
+import { STATE, restoreTransport } from './session-state.js';
 import { POST_STOP_GRACE_MS } from './runner-timings.js';
 import { logStopped, stopSession } from './session-stop.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
-/** Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's. */
+/**
+ * Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's; the value is
+ * the main step's (restoreTransport), never one a later step set.
+ */
 const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', POST_STOP_GRACE_MS);
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   maskSecretInputs(io, 'start-device-session');
+  // Only what this step's own main part saved counts (session-state.ts).
+  const transport = restoreTransport(io);
+  if (!transport.saved) {
+    io.debug('The main step saved no state for this post step; nothing to stop.');
+    return;
+  }
   const sessionId = io.getState(STATE.sessionId);
   const sessionUrl = io.getState(STATE.sessionUrl);
   if (!sessionId) return reportNoSession(io);
@@ -43,6 +52,12 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
     return;
   }
 
+  if (transport.differs) {
+    io.setFailed(
+      `\`${transport.differs}\` changed after the main step, and the access token is never sent with settings the main step did not use: device session ${sessionId} was not stopped. Stop it from its page or with the stop-device-session command. ${sessionUrl}`.trimEnd(),
+    );
+    return;
+  }
   const token = io.getInput('token').trim() || process.env.SVC_TOKEN?.trim() || '';
   const pollIntervalMs = Number(io.getState(STATE.pollIntervalMs)) || 5_000;
   const client = createClient({ baseUrl, token, pollIntervalMs, timeoutMs: POST_STOP_WITHIN_MS }, io);

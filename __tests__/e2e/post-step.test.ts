@@ -28,16 +28,18 @@ afterEach(async () => {
   world.sim.reset();
 });
 
-const start = (extra: Record<string, string> = {}): Promise<ActionRun> =>
+// The post step's grace after a signal is the main step's (a later step cannot change it).
+const start = (extra: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> =>
   runAction({
     entry: 'start-device-session',
     inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...extra },
+    env,
   });
 
 test.each(['SIGINT', 'SIGTERM'] as const)(
   'a %s while the post step stops the session: the stop is still tried, then an error names the session and its URL',
   async (signal) => {
-    const main = await start();
+    const main = await start({}, { SVC_CANCEL_GRACE_MS: '800' });
     expect(main.exitCode).toBe(0);
     const id = main.outputs['session-id'];
     const url = main.outputs['session-url'];
@@ -52,7 +54,6 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
     });
     const post = runPost(main, {
       inputs: world.api,
-      env: { SVC_CANCEL_GRACE_MS: '800' },
       onSpawn: (child) => {
         void until(() => world.sim.requests.some((request) => request.path.endsWith('/stop'))).then(() =>
           child.kill(signal),
@@ -74,11 +75,10 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
 );
 
 test('a signal during a stop that does get confirmed: the session is stopped, and the cancelled post step exits 1', async () => {
-  const main = await start();
+  const main = await start({}, { SVC_CANCEL_GRACE_MS: '5000' });
   world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'delay', ms: 300, processed: true });
   const result = await runPost(main, {
     inputs: world.api,
-    env: { SVC_CANCEL_GRACE_MS: '5000' },
     onSpawn: (child) => {
       void until(() => world.sim.requests.some((request) => request.path.endsWith('/stop'))).then(() =>
         child.kill('SIGINT'),

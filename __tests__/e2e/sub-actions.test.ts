@@ -72,9 +72,7 @@ describe('the root action.yml', () => {
 
   it('declares `command` (required) and the union of every command’s inputs and outputs', () => {
     const inputs = root.inputs ?? {};
-    const union = new Set(
-      Object.values(REGISTRY).flatMap((spec: CommandSpec) => Object.keys(spec.inputs)),
-    );
+    const union = new Set(Object.values(REGISTRY).flatMap((spec: CommandSpec) => Object.keys(spec.inputs)));
     expect(Object.keys(inputs).sort()).toEqual(['command', ...union].sort());
     expect(inputs.command.required).toBe(true);
     for (const command of COMMANDS) expect(inputs.command.description).toContain(command);

@@ -63,8 +63,18 @@ function stateOf(session: { id: string; url: string }, extra: Record<string, str
   };
 }
 
-async function post(state: Record<string, string>, inputs: Record<string, string> = { token }) {
-  const io = createTestIO({ inputs, state });
+/**
+ * Every main step saves its transport settings first (session-state.ts): here those of this process,
+ * where the post step runs too. `transport: undefined` drops them.
+ */
+const TRANSPORT = JSON.stringify({ NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS });
+async function post(state: Record<string, string | undefined>, inputs: Record<string, string> = { token }) {
+  const saved = Object.fromEntries(
+    Object.entries({ transport: TRANSPORT, ...state }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const io = createTestIO({ inputs, state: saved });
   await run(io);
   return io;
 }
@@ -96,6 +106,17 @@ describe('post step', () => {
     ]);
     expect(apiRequests()).toEqual([]);
     expect(process.exitCode).toBeUndefined();
+  });
+
+  it('acts on nothing when its main step saved no state: a STATE_ variable from elsewhere names no session to stop', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post({ ...stateOf(session), transport: undefined });
+    expect(io.log).toEqual([
+      { kind: 'debug', text: 'The main step saved no state for this post step; nothing to stop.' },
+    ]);
+    expect(apiRequests()).toEqual([]);
+    expect(sim.getSession(session.id)?.status).not.toBe('stopped');
   });
 
   it('warns, naming the project and where to look, when a create was sent but no id came back', async () => {
