@@ -9,7 +9,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
-import { renderLog, runAction } from '../helpers/run-action.js';
+import { renderLog, runAction, runPost } from '../helpers/run-action.js';
 import { apiRequests, createWorld, type World } from '../helpers/world.js';
 import { errorLines } from '../security/audit.js';
 
@@ -133,5 +133,47 @@ describe('through a forward proxy', () => {
     expect(errors[0]).toContain(`could not reach ${HOST}:${simPort}`);
     expect(errors[0]).toContain(`ENOTFOUND ${HOST}`);
     expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
+  });
+});
+
+describe('the post step behind the proxy', () => {
+  it("uses the main step's proxy, never one a later step put into the environment", async () => {
+    const decoyConnects: string[] = [];
+    const decoy = createServer((req, res) => {
+      decoyConnects.push(`${req.method} ${req.url}`);
+      res.writeHead(502).end();
+    });
+    decoy.on('connect', (req, client: Socket) => {
+      decoyConnects.push(`CONNECT ${req.url}`);
+      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    const decoyUrl = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}`;
+    try {
+      const inputs = {
+        ...world.api,
+        'base-url': `http://${HOST}:${simPort}`,
+        platform: 'ios',
+        'poll-interval-seconds': '0.05',
+      };
+      const main = await runAction({
+        entry: 'start-device-session',
+        inputs,
+        env: { http_proxy: proxyUrl, https_proxy: proxyUrl },
+      });
+      expect(main.exitCode).toBe(0);
+      connects.length = 0;
+      // A later step appended other proxy settings to $GITHUB_ENV: the job's env now carries them.
+      const post = await runPost(main, {
+        inputs,
+        env: { http_proxy: decoyUrl, https_proxy: decoyUrl, HTTP_PROXY: decoyUrl, HTTPS_PROXY: decoyUrl },
+      });
+      expect(post.exitCode).toBe(0);
+      expect(decoyConnects).toEqual([]);
+      expect(connects).toContain(`${HOST}:${simPort}`);
+      expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
+    } finally {
+      await new Promise((resolve) => decoy.close(resolve));
+    }
   });
 });
