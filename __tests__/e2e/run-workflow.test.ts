@@ -363,6 +363,52 @@ describe('run-workflow errors and faults', () => {
     }
   });
 
+  it.each([
+    ['a fork', { full_name: 'mallory/app' }],
+    ['a deleted fork', null],
+  ])(
+    'on pull_request_target, never dispatches the head of %s by default: it says why, and sends nothing',
+    async (_, headRepo) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-event-'));
+      try {
+        const event = {
+          pull_request: {
+            head: { sha: world.repo.headSha, repo: headRepo },
+            base: { sha: 'b'.repeat(40), repo: { full_name: 'acme/app' } },
+          },
+        };
+        writeFileSync(join(dir, 'event.json'), JSON.stringify(event));
+        const env = {
+          GITHUB_EVENT_NAME: 'pull_request_target',
+          GITHUB_EVENT_PATH: join(dir, 'event.json'),
+          GITHUB_SHA: 'f'.repeat(40),
+        };
+        const refused = await run('run-workflow', { 'git-ref': '', wait: 'false' }, { env });
+        expect(refused.exitCode).toBe(1);
+        expect(refused.stdout).toContain(
+          '::error::Invalid input: `git-ref` is required on `pull_request_target` when the pull request comes from another repository',
+        );
+        expect(refused.stdout).toContain("the fork's code and workflow file");
+        expect(apiRequests(world.sim)).toEqual([]);
+        // Given explicitly (after a review), it is dispatched.
+        const explicit = await run('run-workflow', { 'git-ref': world.repo.headSha, wait: 'false' }, { env });
+        expect(explicit.exitCode).toBe(0);
+        // A branch of the repository itself is its own code: the head is the default.
+        event.pull_request.head.repo = { full_name: 'acme/app' };
+        writeFileSync(join(dir, 'event.json'), JSON.stringify(event));
+        const sameRepo = await run('run-workflow', { 'git-ref': '', wait: 'false' }, { env });
+        expect(sameRepo.exitCode).toBe(0);
+        expect(
+          world.sim.requests
+            .filter((request) => !request.control)
+            .map((request) => (request.body as { gitRef: string }).gitRef),
+        ).toEqual([world.repo.headSha, world.repo.headSha]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('survives faults on reads: 503, reset, truncated JSON, 429 with Retry-After', async () => {
     const path = /^\/v2\/workflows\/runs\//;
     world.sim.injectFault({ method: 'GET', path, kind: 'status', status: 503, times: 1 });

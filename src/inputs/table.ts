@@ -21,7 +21,10 @@ export interface InputSpec<T = unknown> {
   runnerDefault?: string;
   /** An environment variable read when the input is empty. */
   fallbackEnv?: string;
-  /** A default that depends on the run (the pull request's head commit), when there is nothing else. */
+  /**
+   * A default that depends on the run (the pull request's head commit), when there is nothing else.
+   * It may throw an InputProblem to refuse, saying why.
+   */
   fallback?: (source: InputSource) => string | undefined;
   /** Registered as a secret before anything is printed; never echoed. */
   secret?: boolean;
@@ -74,7 +77,15 @@ export function readTable<T extends InputTable>(
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(table)) {
-    const raw = rawValue(name, spec, source);
+    let raw: string | undefined;
+    try {
+      raw = rawValue(name, spec, source);
+    } catch (error) {
+      // A computed default may refuse to apply (a fork's head on pull_request_target), saying why.
+      if (!(error instanceof InputProblem)) throw error;
+      problems.push(error.message);
+      continue;
+    }
     if (raw === undefined) {
       if (spec.required) problems.push(`\`${name}\` is required${spec.hint ? `: ${spec.hint}` : '.'}`);
       continue;

@@ -375,7 +375,10 @@ describe('run-workflow', () => {
   });
 
   it("runs on the pull request's head commit on pull_request events, else GITHUB_SHA", () => {
-    const files = { '/event.json': JSON.stringify({ pull_request: { head: { sha: 'abc123' } } }) };
+    const repo = { full_name: 'acme/app' };
+    const files = {
+      '/event.json': JSON.stringify({ pull_request: { head: { sha: 'abc123', repo }, base: { repo } } }),
+    };
     const gitRef = (event: string) =>
       invocationOf(
         'run-workflow',
