@@ -454,7 +454,7 @@ describe('run-workflow errors and faults', () => {
     expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(6);
   });
 
-  it('never dispatches twice when the dispatch answer is lost; retries one answered 429', async () => {
+  it('never dispatches twice when the dispatch answer is lost or answered 429', async () => {
     world.sim.injectFault({
       method: 'POST',
       path: '/v2/workflows/dispatch',
@@ -478,8 +478,12 @@ describe('run-workflow errors and faults', () => {
       times: 1,
     });
     const limited = await run('run-workflow', { wait: 'false' });
-    expect(limited.exitCode).toBe(0);
-    expect(world.sim.runs()).toHaveLength(1);
-    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
+    // The spec does not say a 429 means "not processed": not repeated, and the message says so.
+    expect(limited.exitCode).toBe(1);
+    expect(limited.stdout).toContain('Rate limited by the service (429 Too Many Requests)');
+    expect(limited.stdout).toContain(
+      'it was not repeated, so that nothing is created twice: check the dashboard',
+    );
+    expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
   });
 });

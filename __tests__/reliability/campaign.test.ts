@@ -40,7 +40,8 @@ describe('fault campaign', () => {
     expect(faultEffect('run-read', '5xx', 5)).toBe('transient');
     expect(faultEffect('run-read', '5xx', 6)).toBe('fatal');
     expect(faultEffect('session-read', '4xx (401/403/404)', 1)).toBe('fatal');
-    expect(faultEffect('dispatch', '429 with Retry-After', 2)).toBe('transient');
+    expect(faultEffect('session-read', '429 with Retry-After', 2)).toBe('transient');
+    expect(faultEffect('dispatch', '429 with Retry-After', 1)).toBe('fatal');
     expect(faultEffect('create', 'reset before the response', 1)).toBe('fatal');
     expect(faultEffect('stop', 'partial body then reset', 3)).toBe('transient');
   });

@@ -30,7 +30,7 @@ describe('retry policy', () => {
 
   it('retries create and dispatch only when the request certainly was not processed', () => {
     expect(isRetryable(new NetworkError('refused', true), false)).toBe(true);
-    expect(isRetryable(status(429), false)).toBe(true);
+    expect(isRetryable(status(429), false)).toBe(false);
     expect(isRetryable(new NetworkError('reset', false), false)).toBe(false);
     expect(isRetryable(status(502), false)).toBe(false);
     expect(isRetryable(new ResponseFormatError('truncated'), false)).toBe(false);

@@ -31,6 +31,7 @@ import { makeTempWorkflowRepo, startSimulator, type Fault, type Simulator } from
 import type { WorkflowRepo } from '../../simulator/fixture.js';
 import { PLATFORMS, SESSION_TYPES } from '../../src/service/contract.js';
 import { COMMANDS } from '../../src/commands/index.js';
+import { POST_STOP_GRACE_MS } from '../../src/runner-timings.js';
 import { runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../runner.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -123,9 +124,9 @@ export interface PlannedFault {
 export function faultEffect(endpoint: Endpoint, kind: FaultKindName, times: number): 'transient' | 'fatal' {
   if (kind === 'unknown status') return 'transient';
   if (kind === '4xx (401/403/404)') return 'fatal';
-  // Six attempts in all (DEFAULT_RETRY_POLICY.maxAttempts): five failures in a row are retried away.
-  if (kind.startsWith('429')) return times < 6 ? 'transient' : 'fatal';
+  // A create or dispatch is repeated only when it certainly never reached the service (not on 429).
   if (NOT_IDEMPOTENT.includes(endpoint)) return 'fatal';
+  // Six attempts in all (DEFAULT_RETRY_POLICY.maxAttempts): five failures in a row are retried away.
   return times < 6 ? 'transient' : 'fatal';
 }
 
@@ -308,8 +309,8 @@ const PRODUCTION_REQUEST_TIMEOUT_MS = 30_000;
 /** The runner's escalation after a cancellation: SIGTERM 7.5 s after SIGINT, a kill 2.5 s later. */
 export const RUNNER_TERM_AFTER_MS = 7500;
 export const RUNNER_KILL_AFTER_MS = 10_000;
-/** How long the post step keeps stopping after a signal (src/post.ts, GRACE_AFTER_SIGNAL_MS). */
-const POST_GRACE_MS = 8000;
+/** How long the post step keeps stopping after a signal. */
+const POST_GRACE_MS = POST_STOP_GRACE_MS;
 /**
  * The post step's grace can be scaled (SVC_CANCEL_GRACE_MS), so signals to the post step run on a
  * quarter of the runner's clock: SIGTERM after 1.875 s, the kill after 2.5 s, a grace of 2 s; the
@@ -455,7 +456,8 @@ function planPostSignal(
     if (stopFault.fault.kind === 'status') stopFault.fault.processed = false;
     postFaults.push(stopFault);
   } else {
-    requestTimeoutMs.post = PRODUCTION_REQUEST_TIMEOUT_MS;
+    // The post step's request limit is its main step's (it ignores a later step's environment).
+    requestTimeoutMs.main = requestTimeoutMs.post = PRODUCTION_REQUEST_TIMEOUT_MS;
     postFaults.push({
       endpoint: 'stop',
       kind: 'slower than the request timeout',
@@ -744,8 +746,10 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
     };
     // A sub-action has no `command` input: its bundle is the command.
     if (plan.entry !== 'main') delete inputs.command;
+    // The post step takes its test hooks from its main step's state, never from its own environment.
     const env = (requestTimeoutMs: number): Record<string, string> => ({
       SVC_REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
+      SVC_CANCEL_GRACE_MS: String(POST_GRACE_MS * POST_SIGNAL_SCALE),
       ...(plan.debug ? { RUNNER_DEBUG: '1' } : {}),
     });
     setUpScenario(sim, plan, watchers);
@@ -809,10 +813,7 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
     const postSignal = plan.postSignal;
     const post = await runPost(main, {
       inputs,
-      env: {
-        ...env(plan.requestTimeoutMs.post),
-        SVC_CANCEL_GRACE_MS: String(POST_GRACE_MS * POST_SIGNAL_SCALE),
-      },
+      env: env(plan.requestTimeoutMs.post),
       runtime: plan.runtime,
       timeoutMs: 30_000,
       onSpawn: postSignal

@@ -225,13 +225,14 @@ function stopNote(values: StartValues): string {
 }
 
 /**
- * Whether a failed create certainly created nothing: an error answer (4xx: invalid, unauthorised,
- * forbidden, not enabled), or a request that never reached the service. A 5xx or a lost answer may
+ * Whether a failed create certainly created nothing: an error answer (4xx but 429: invalid,
+ * unauthorised, forbidden, not enabled), or a request that never reached the service. A 5xx or a lost answer may
  * follow a session that exists, so those keep the post step's warning.
  */
 function createdNothing(error: unknown): boolean {
   if (error instanceof RetriesExhaustedError) return createdNothing(error.lastError);
-  if (error instanceof ServiceError) return error.status >= 400 && error.status < 500;
+  // A 429 is an answer too, but the spec does not say the request was not processed.
+  if (error instanceof ServiceError) return error.status >= 400 && error.status < 500 && error.status !== 429;
   return error instanceof NetworkError && error.certainlyNotProcessed;
 }
 

@@ -300,7 +300,7 @@ function notRepeated(spec: RequestSpec<unknown>, failure: Error): Error {
   const ambiguous =
     failure instanceof ResponseFormatError ||
     (failure instanceof NetworkError && !failure.certainlyNotProcessed) ||
-    (failure instanceof ServiceError && failure.status >= 500);
+    (failure instanceof ServiceError && (failure.status === 429 || failure.status >= 500));
   if (spec.idempotent || !ambiguous) return failure;
   failure.message +=
     '. The service may have processed the request anyway; it was not repeated, so that nothing is created twice: check the dashboard.';

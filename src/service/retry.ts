@@ -1,9 +1,10 @@
 /**
  * The one retry policy of the action (action-interface.md, "Retries"):
  * - reads (GET) and stop are idempotent: retried on network errors, malformed answers, 5xx and 429;
- * - create and dispatch are not: retried only when the request certainly was not processed
- *   (connection refused or a DNS failure, and 429, which the service answers before doing anything),
- *   so a retry can never start a second paid session or a second run;
+ * - create and dispatch are not: retried only when the request certainly never reached the service
+ *   (connection refused or a DNS failure), so a retry can never start a second paid session or a
+ *   second run. A 429 is not such a case: the spec does not say that a rate-limited request was not
+ *   processed, so a create or dispatch answered 429 fails the step, saying to check the dashboard;
  * - exponential back-off with jitter, `Retry-After` honoured, never past the caller's deadline.
  */
 import { NetworkError, ResponseFormatError, ServiceError } from './errors.js';
@@ -25,10 +26,7 @@ export const MIN_DELAY_MS = 50;
 
 /** Whether `error` may be retried for a request of this kind. */
 export function isRetryable(error: unknown, idempotent: boolean): boolean {
-  if (error instanceof ServiceError) {
-    if (error.status === 429) return true;
-    return idempotent && error.status >= 500;
-  }
+  if (error instanceof ServiceError) return idempotent && (error.status === 429 || error.status >= 500);
   if (error instanceof NetworkError) return idempotent || error.certainlyNotProcessed;
   if (error instanceof ResponseFormatError) return idempotent;
   return false;
