@@ -106,6 +106,25 @@ test('a create whose answer is lost: state says a create was in flight, and the 
   expect(log).toContain(world.project.id);
 });
 
+test('a create answered 429 is not repeated, and the post step warns that a session may exist', async () => {
+  // The spec does not say a rate-limited request was not processed: here it was.
+  world.sim.injectFault({
+    method: 'POST',
+    path: '/v2/device-run-sessions',
+    kind: 'status',
+    status: 429,
+    processed: true,
+  });
+  const main = await start();
+  expect(main.exitCode).toBe(1);
+  expect(renderLog(main.stdout)).toContain('it was not repeated, so that nothing is created twice');
+  expect(world.sim.requests.filter((request) => request.method === 'POST' && !request.control)).toHaveLength(
+    1,
+  );
+  const post = await runPost(main, { inputs: world.api });
+  expect(renderLog(post.stdout)).toMatch(/^Warning: A device session may be running/m);
+});
+
 test('the post step stops the session on the service the main step used, whatever a later step put in SVC_BASE_URL', async () => {
   const elsewhere: string[] = [];
   const decoy: Server = createServer((request, response) => {
