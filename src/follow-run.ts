@@ -18,9 +18,9 @@ export const RUN_OUTPUTS = {
 import type { ApiSettings } from './inputs/table.js';
 import {
   JOB_STATUSES,
-  JOB_TERMINAL,
+  isJobTerminal,
   RUN_STATUSES,
-  WORKFLOW_RUN_TERMINAL,
+  isRunTerminal,
   firstJobError,
   type WorkflowRun,
 } from './service/contract.js';
@@ -65,7 +65,8 @@ export async function followRun(
         const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;
         throw new ActionFailure(`${(error as Error).message.replace(/\.$/, '')}. The run goes on${where}`);
       }),
-    isDone: (run) => isTerminal(run) || (followed.jobs !== undefined && listedJobsDone(run, followed.jobs)),
+    isDone: (run) =>
+      isRunTerminal(run) || (followed.jobs !== undefined && listedJobsDone(run, followed.jobs)),
     intervalMs: followed.api.pollIntervalMs,
     firstReadAfterInterval: timing.firstReadAfterInterval,
     deadline,
@@ -163,21 +164,13 @@ function judge(
   if (unsuccessful.length === 0)
     return {
       outcome: 'succeeded',
-      note: isTerminal(final) ? '' : ` (the run goes on: ${oneLine(final.status, 40)})`,
+      note: isRunTerminal(final) ? '' : ` (the run goes on: ${oneLine(final.status, 40)})`,
     };
   return {
     outcome: 'failed',
     failure: `Not every listed job succeeded.${describeJobs(unsuccessful)} Run status: ${oneLine(final.status, 40)}.${link}`,
     note: '',
   };
-}
-
-function isTerminal(run: WorkflowRun): boolean {
-  return (WORKFLOW_RUN_TERMINAL as readonly string[]).includes(run.status);
-}
-
-function isJobTerminal(job: Job): boolean {
-  return (JOB_TERMINAL as readonly string[]).includes(job.status);
 }
 
 /**

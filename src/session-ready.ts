@@ -22,7 +22,12 @@ export const SESSION_OUTPUTS = {
  * not be ready (timeout, ended, cancelled) is stopped before the step fails.
  */
 import type { ApiSettings } from './inputs/table.js';
-import { SESSION_STATUSES, type DeviceSession, type RemoteConfig } from './service/contract.js';
+import {
+  SESSION_STATUSES,
+  isSessionTerminal,
+  type DeviceSession,
+  type RemoteConfig,
+} from './service/contract.js';
 import { maskRemoteConfig } from './masking.js';
 import { poll } from './poll.js';
 import { Progress } from './progress.js';
@@ -32,7 +37,7 @@ import { ActionFailure } from './errors.js';
 import type { ActionIO } from './io.js';
 import type { ServiceContext } from './commands/command.js';
 import { STATE } from './session-state.js';
-import { isSessionTerminal, stopAndFail } from './session-stop.js';
+import { stopAndFail } from './session-stop.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;

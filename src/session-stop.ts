@@ -7,7 +7,7 @@
  */
 import type { ActionIO } from './io.js';
 import type { ServiceClient } from './service/client.js';
-import { SESSION_TERMINAL, type DeviceSession } from './service/contract.js';
+import { isSessionTerminal, type DeviceSession } from './service/contract.js';
 import { ServiceError } from './service/errors.js';
 import { ActionFailure } from './errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,10 +17,6 @@ import { STOP_ON_CANCEL_MS } from './runner-timings.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
 const STOP_ON_FAILURE_MS = 60_000;
-
-export function isSessionTerminal(session: Pick<DeviceSession, 'status'>): boolean {
-  return (SESSION_TERMINAL as readonly string[]).includes(session.status);
-}
 
 /** A stop that could not be confirmed: says once which session, where, and what to do. */
 export class StopNotConfirmed extends ActionFailure {}

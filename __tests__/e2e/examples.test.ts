@@ -9,6 +9,7 @@
  * ones when written; elapsed times and progress lines (whose exact sequence depends on timing) are
  * left out of the comparison, but kept in the files.
  */
+import { UUID } from '../../src/service/contract.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -227,7 +228,7 @@ function stable(text: string): string {
   let result = text
     .replace(/(?<![-0-9a-f])[0-9a-f]{40}(?![-0-9a-f])/g, '3f2c9d1e8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e')
     .replace(/(?<![-0-9a-f])[0-9a-f]{12}(?![-0-9a-f])/g, '3f2c9d1e8b7a')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+    .replace(new RegExp(UUID.source.slice(1, -1), 'g'), (id) => {
       const n = ids.size + 1;
       if (!ids.has(id))
         ids.set(id, `${String(n).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`);

@@ -4,13 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import {
-  checkWebhookSignature,
-  InvalidSignatureError,
-  signWebhookBody,
-  verifyWebhookSignature,
-  WebhookSecretError,
-} from '../../src/webhook/signature.js';
+import { checkWebhookSignature, signWebhookBody, WebhookSecretError } from '../../src/webhook/signature.js';
 
 const SECRET = 'a-signing-secret-of-32-characters';
 
@@ -78,7 +72,7 @@ describe('signWebhookBody', () => {
     expect(() => signWebhookBody(BODY, secret)).toThrow(WebhookSecretError);
     expect(() => signWebhookBody(BODY, secret)).toThrow(message);
     expect(() => checkWebhookSignature(BODY, 'sha1=' + '0'.repeat(40), secret)).toThrow(WebhookSecretError);
-    expect(() => verifyWebhookSignature(BODY, 'sha1=' + '0'.repeat(40), secret)).toThrow(WebhookSecretError);
+    expect(() => checkWebhookSignature(BODY, 'sha1=' + '0'.repeat(40), secret)).toThrow(WebhookSecretError);
   });
 });
 
@@ -100,13 +94,11 @@ describe('checkWebhookSignature', () => {
     expect(check.message).toMatch(/^Invalid signature: /);
     const expectedHex = signWebhookBody(body, secret).slice(5);
     expect(check.message.toLowerCase()).not.toContain(expectedHex);
-    expect(() => verifyWebhookSignature(body, header, secret)).toThrow(InvalidSignatureError);
     return check.message;
   }
 
   it('accepts the genuine body and header', () => {
     expect(checkWebhookSignature(BODY, good, SECRET)).toEqual({ valid: true });
-    expect(() => verifyWebhookSignature(BODY, good, SECRET)).not.toThrow();
   });
 
   it('rejects a change of any single byte of the body', () => {

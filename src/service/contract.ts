@@ -57,6 +57,15 @@ export const JOB_TERMINAL = [
   'skipped',
 ] as const satisfies readonly JobStatus[];
 
+/** Whether a resource with this status has ended: the one reading of the terminal lists above. */
+const endsWith =
+  (terminal: readonly string[]) =>
+  (resource: { status: string }): boolean =>
+    terminal.includes(resource.status);
+export const isSessionTerminal = endsWith(SESSION_TERMINAL);
+export const isRunTerminal = endsWith(WORKFLOW_RUN_TERMINAL);
+export const isJobTerminal = endsWith(JOB_TERMINAL);
+
 /** Limits of the create request's fields (the request table of POST /v2/device-run-sessions). */
 export const SESSION_LIMITS = {
   /** `maxDurationMinutes` is 0 to this, inclusive (the five further minutes are reserved for cleanup). */

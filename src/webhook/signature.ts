@@ -36,16 +36,6 @@ export type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
 
 export type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
 
-/** A delivery whose `svc-signature` is missing, malformed or does not match its body. */
-export class InvalidSignatureError extends UserFacingError {
-  constructor(
-    readonly problem: SignatureProblem,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Throws WebhookSecretError unless `secret` is a string of at least 16 characters. */
 export function assertWebhookSecret(secret: string): void {
   if (typeof secret !== 'string' || secret === '') {
@@ -103,16 +93,6 @@ export function checkWebhookSignature(
     );
   }
   return { valid: true };
-}
-
-/** Like checkWebhookSignature, but throws InvalidSignatureError when the signature is not valid. */
-export function verifyWebhookSignature(
-  body: RawBody,
-  header: string | null | undefined,
-  secret: string,
-): void {
-  const check = checkWebhookSignature(body, header, secret);
-  if (!check.valid) throw new InvalidSignatureError(check.problem, check.message);
 }
 
 /** What is wrong with a header that is not `sha1=` + 40 lowercase hex digits (never echoing it). */
