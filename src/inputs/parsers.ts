@@ -81,10 +81,29 @@ export const text =
 export const uuid: Parser<string> = (value, name) => {
   if (!UUID.test(value))
     throw new InputProblem(
-      `\`${name}\` must be a UUID (8-4-4-4-12 hexadecimal digits); got ${shown(value)}.`,
+      `\`${name}\` must be a UUID (8-4-4-4-12 hexadecimal digits); got ${uuidTypo(value) ?? shown(value)}.`,
     );
   return value.toLowerCase();
 };
+
+/**
+ * A value shaped like a UUID but for its length or a stray character is a typo, not a credential:
+ * it is shown whole, with what is wrong. Undefined for anything else (shown() decides then).
+ */
+function uuidTypo(value: string): string | undefined {
+  if (value.length < 30 || value.length > 42 || value.split('-').length !== 5) return undefined;
+  const stray = [...value].findIndex((char) => !/[0-9a-f-]/i.test(char));
+  const strays = [...value].filter((char) => !/[0-9a-f-]/i.test(char)).length;
+  if (strays > 1) return undefined;
+  const groups = value.split('-').map((group) => group.length);
+  const problem =
+    stray >= 0
+      ? `\`${value[stray]}\` at position ${stray + 1} is not a hexadecimal digit`
+      : value.length !== 36
+        ? `${value.length} characters instead of 36 (groups of ${groups.join('-')} digits)`
+        : `groups of ${groups.join('-')} digits`;
+  return `\`${value}\` (${problem})`;
+}
 
 export const boolean: Parser<boolean> = (value, name) => {
   // The YAML 1.2 core schema's spellings, as @actions/core's getBooleanInput accepts them.

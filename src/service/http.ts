@@ -208,7 +208,7 @@ export class ServiceHttp {
       Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
       Date.now(),
     );
-    let reason = describeStatus(status, code, serviceMessage, spec.notFound);
+    let reason = describeStatus(status, code, serviceMessage, spec.notFound, Boolean(this.settings.token));
     // The commonest 404 of a new set-up: a base URL that already names the API version.
     if (status === 404 && /\/v\d+$/.test(new URL(this.baseUrl).pathname.replace(/\/+$/, '')))
       reason += `. The base URL ${new URL(this.baseUrl).pathname.replace(/\/+$/, '')} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`;
