@@ -1,6 +1,6 @@
 /** The outputs of a followed run, shared by run-workflow and wait-for-run. */
 export const RUN_OUTPUTS = {
-  'run-id': 'The run id (set right after the dispatch, before any waiting).',
+  'run-id': 'The id of the run followed.',
   'run-url': "The run's page on the service.",
   status: 'The last status seen.',
   'git-commit-hash': 'The commit the run ran on, once read.',

@@ -1,9 +1,9 @@
 /** The outputs of a ready session, shared by start-device-session and wait-for-device-session. */
 export const SESSION_OUTPUTS = {
-  'session-id': 'The session id (set as soon as the session exists).',
+  'session-id': 'The session id.',
   'session-url': "The session's page on the service.",
   'job-run-id': 'The id of the job run behind the session.',
-  status: 'The last status seen (`new` with `wait: false`, `in-progress` once ready).',
+  status: 'The last status seen (`in-progress` once ready).',
   'remote-config': 'The `remoteConfig` object as JSON (credentials in it are masked).',
   'agent-device-remote-session-url': 'agent-device: the daemon URL.',
   'agent-device-remote-session-token': 'agent-device: the daemon token (masked).',

@@ -59,6 +59,7 @@ export const runWorkflow = defineCommand({
   },
   outputs: {
     ...RUN_OUTPUTS,
+    'run-id': 'The run id, set right after the dispatch, before any waiting.',
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
   rules: (values) =>

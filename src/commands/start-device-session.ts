@@ -119,7 +119,11 @@ export const startDeviceSession = defineCommand({
   description:
     'Create a remote iOS or Android device session and (unless `wait: false`) wait until it is ready; expose its connection as masked outputs and environment variables. The post step stops it when the job ends.',
   inputs,
-  outputs: SESSION_OUTPUTS,
+  outputs: {
+    ...SESSION_OUTPUTS,
+    'session-id': 'The session id, set as soon as the session exists.',
+    status: 'The last status seen (`new` with `wait: false`, `in-progress` once ready).',
+  },
   post: true,
   rules: sessionRules,
   comment: (values) => ({

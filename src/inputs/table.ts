@@ -158,19 +158,22 @@ export const appId = {
   parse: parse.uuid,
 } satisfies InputSpec<string>;
 
+const MAX_POLL_INTERVAL_SECONDS = 3600;
+const MAX_TIMEOUT_MINUTES = 10_080;
+
 export function pollInterval(defaultSeconds: number) {
   return {
-    description: `Seconds between status reads, a positive number (fractions allowed, at least ${parse.MIN_POLL_INTERVAL_SECONDS}).`,
+    description: `Seconds between status reads: from ${parse.MIN_POLL_INTERVAL_SECONDS} to ${MAX_POLL_INTERVAL_SECONDS} (fractions allowed).`,
     default: String(defaultSeconds),
-    parse: parse.positiveNumber(3600, parse.MIN_POLL_INTERVAL_SECONDS),
+    parse: parse.positiveNumber(MAX_POLL_INTERVAL_SECONDS, parse.MIN_POLL_INTERVAL_SECONDS),
   } satisfies InputSpec<number>;
 }
 
 export function timeout(defaultMinutes: number, what: string) {
   return {
-    description: `How long to wait ${what}, in minutes (a positive number, fractions allowed).`,
+    description: `How long to wait ${what}, in minutes: a positive number up to ${MAX_TIMEOUT_MINUTES} (a week; fractions allowed).`,
     default: String(defaultMinutes),
-    parse: parse.positiveNumber(10_080),
+    parse: parse.positiveNumber(MAX_TIMEOUT_MINUTES),
   } satisfies InputSpec<number>;
 }
 
