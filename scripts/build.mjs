@@ -1,15 +1,18 @@
 // Bundles src/action.ts with ncc, as it is, into dist/action/ (index.js, its package.json with
-// "type":"module", licenses.txt of what it bundles, and the chunk of the on-demand
+// "type":"module", licenses.txt of every package it bundles, and the chunk of the on-demand
 // @actions/github), then writes the entrypoint each action.yml names: dist/<entry>/index.js, two
 // lines that import the bundle and run one command (main: the root action; post: the post step).
 // The sub-actions are the directories whose action.yml scripts/generate.ts wrote from the command
 // registry (src/commands/index.ts), so a new command needs no line here.
 //
 // ncc runs with --transpile-only: `npm run typecheck` type-checks the whole project instead.
+// licenses.txt comes from the build's webpack stats (scripts/licenses.mjs), not from ncc's --license,
+// which names only some of the bundled packages.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { licensesFromStats } from './licenses.mjs';
 
 const COMMANDS = readdirSync('.', { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(join(entry.name, 'action.yml')))
@@ -26,6 +29,7 @@ const ncc = join('node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
 // Everything is built beside dist/ first (same file system, so the final rename is atomic) and
 // dist/ replaced only at the end, so a test running meanwhile never finds it half-written.
 const staging = mkdtempSync('.dist-staging-');
+const stats = join(staging, 'stats.json'); // removed before staging becomes dist/
 try {
   await promisify(execFile)(process.execPath, [
     ncc,
@@ -36,14 +40,16 @@ try {
     '--minify',
     '--transpile-only',
     '--no-source-map-register',
-    '--license',
-    'licenses.txt',
+    '--stats-out',
+    stats,
     '--quiet',
     '--target',
     'es2022',
   ]).catch((error) => {
     throw new Error(`ncc failed:\n${error.stderr || error.message}`);
   });
+  writeFileSync(join(staging, 'action', 'licenses.txt'), licensesFromStats(stats));
+  rmSync(stats);
   writeFileSync(join(staging, 'package.json'), '{ "type": "module" }\n');
   for (const [entry, call] of Object.entries(ENTRIES)) {
     mkdirSync(join(staging, entry));

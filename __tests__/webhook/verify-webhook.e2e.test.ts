@@ -187,8 +187,11 @@ describe('verify-webhook', () => {
       JSON.stringify({ signature: header(build), body_base64: build.body.toString('base64') }),
     ) as { signature: string; body_base64: string };
     const file = join(dir, 'relayed.json');
+    // stdin from /dev/null: with a socket for stdin and no SHLVL, bash takes itself for a remote shell and
+    // reads ~/.bashrc, whose complaints (HOME is not set here) would land in the test output.
     execFileSync('bash', ['-c', `printf '%s' "$BODY_BASE64" | base64 --decode > "$OUT"`], {
       env: { PATH: process.env.PATH, BODY_BASE64: clientPayload.body_base64, OUT: file },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const result = await verify({ signature: clientPayload.signature, 'payload-file': file });
     expect(result.exitCode).toBe(0);
