@@ -5,7 +5,7 @@
  * Simulator choices where the spec says "not shown":
  * - Reaching `maxDurationMinutes` (counted from `startedAt`) or `maxIdleTimeMinutes` of device inactivity
  *   stops the session automatically with status `stopped` and `finishedAt` set, like the stop operation.
- *   "Activity" is an authenticated request to the session's controller (simulator/controllers/) or
+ *   "Activity" is a request the session's controller accepts (simulator/controllers/) or
  *   `touchSession()`; polling the session through the HTTP interface is not device activity.
  * - `errored` sessions keep `finishedAt` null (the spec sets it only for the stop operation).
  * - An extra status from `extraStatusBeforeReady` (e.g. `queued`) replaces `new` right after the create

@@ -289,12 +289,10 @@ export function agentDeviceRoutes(sessions: SessionManager): Route[] {
       sessions.touch(live.session.id);
       const { artifacts } = states.get(live.session.id);
       const bytes = artifacts.get(artifact[1]);
-      if (!bytes)
-        return plainError(
-          404,
-          'ARTIFACT_NOT_FOUND',
-          `No artifact ${artifact[1]} (each is downloadable once)`,
-        );
+      if (!bytes) {
+        const message = `No artifact ${artifact[1]} (each is downloadable once)`;
+        return plainError(404, 'ARTIFACT_NOT_FOUND', message);
+      }
       artifacts.delete(artifact[1]);
       return { status: 200, body: bytes, headers: { 'content-type': 'image/png' } };
     }

@@ -4,8 +4,9 @@
  * (W3C WebDriver) endpoint, argent's tool server and the browser preview page. See each module.
  *
  * They are ordinary (non-control) routes: requests to them are recorded in `sim.requests` and faults
- * injected with a matching path apply to them too. An authenticated request to a controller counts as
- * device activity (it restarts the session's idle timer); viewing the preview does not.
+ * injected with a matching path apply to them too. A request a controller accepts (with the session's
+ * token where it wants one; Appium has none) counts as device activity: it restarts the session's idle
+ * timer. A refused request, the daemon's /health and viewing the preview do not.
  */
 import type { Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
