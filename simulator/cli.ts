@@ -158,6 +158,14 @@ ${columns(
   [METHOD_WIDTH],
 )}
 
+Device controllers, at the URLs a session's remoteConfig gives, while it is in-progress:
+${columns([
+  [`${url}/_devices/:id/agent-device`, 'GET /health, POST /rpc (the session token)'],
+  [`${url}/_devices/:id/appium`, 'W3C WebDriver: /status, /session, ...'],
+  [`${url}/_devices/:id/argent`, 'GET /tools, POST /tools/:name (the session token)'],
+  [`${url}/_devices/:id/preview`, 'the browser preview page (iOS)'],
+])}
+
 Control routes (no auth, loopback only):
 ${columns(
   CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]),

@@ -14,6 +14,7 @@ import {
 } from './accounts.js';
 import { Timers } from './clock.js';
 import { controlRoutes } from './control.js';
+import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
@@ -169,7 +170,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const deps = { registry, sessions, workflows, faults, reset };
   const { server, destroySockets } = createSimServer({
-    routes: serviceRoutes(deps),
+    routes: [...serviceRoutes(deps), ...controllerRoutes(deps)],
     controlRoutes: [
       ...controlRoutes(deps),
       ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id)),

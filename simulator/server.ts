@@ -36,7 +36,7 @@ export interface RecordedRequest {
 
 export interface ApiResponse {
   status: number;
-  /** JSON-serialised unless it is a string (sent as is). Undefined: empty body. */
+  /** JSON-serialised unless it is a string or a Buffer (sent as is). Undefined: empty body. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -80,7 +80,10 @@ function serialize(resp: ApiResponse): { status: number; headers: Record<string,
   const headers: Record<string, string> = {};
   let payload: Buffer;
   if (resp.body === undefined) payload = Buffer.alloc(0);
-  else if (typeof resp.body === 'string') {
+  else if (Buffer.isBuffer(resp.body)) {
+    payload = resp.body;
+    headers['content-type'] = 'application/octet-stream';
+  } else if (typeof resp.body === 'string') {
     payload = Buffer.from(resp.body, 'utf8');
     headers['content-type'] = resp.body.trimStart().startsWith('<')
       ? 'text/html; charset=utf-8'

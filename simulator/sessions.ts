@@ -5,8 +5,8 @@
  * Simulator choices where the spec says "not shown":
  * - Reaching `maxDurationMinutes` (counted from `startedAt`) or `maxIdleTimeMinutes` of device inactivity
  *   stops the session automatically with status `stopped` and `finishedAt` set, like the stop operation.
- *   The simulator sees no device traffic, so "activity" is only `touchSession()`; polling the session
- *   through the HTTP interface is not device activity.
+ *   "Activity" is a request the session's controller accepts (simulator/controllers/) or
+ *   `touchSession()`; polling the session through the HTTP interface is not device activity.
  * - `errored` sessions keep `finishedAt` null (the spec sets it only for the stop operation).
  * - An extra status from `extraStatusBeforeReady` (e.g. `queued`) replaces `new` right after the create
  *   response and lasts until the session becomes ready; such a session counts as active.
@@ -20,6 +20,7 @@ import {
 } from '../src/service/contract.js';
 import type { Project } from './accounts.js';
 import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
+import { controllerUrls } from './controllers/common.js';
 import { notFound } from './errors.js';
 import type { SessionRequest } from './session-request.js';
 
@@ -178,6 +179,11 @@ export class SessionManager {
     return this.byId.get(id)?.project;
   }
 
+  /** The create request of a session (the controllers read its `deviceIdentifier`). */
+  requestOf(id: string): SessionRequest | undefined {
+    return this.byId.get(id)?.request;
+  }
+
   endedBy(id: string): SessionEnd | undefined {
     return this.byId.get(id)?.endedBy;
   }
@@ -299,28 +305,29 @@ export class SessionManager {
 
   private remoteConfigFor(record: SessionRecord): RemoteConfig {
     const { type, platform, deviceIdentifier } = record.request;
-    const base = `${this.opts.baseUrl()}/_devices/${record.view.id}`;
+    // Served by simulator/controllers/ while the session is in-progress.
+    const urls = controllerUrls(this.opts.baseUrl(), record.view.id);
     // Only iOS sessions provide a browser preview; Android sessions have none.
-    const preview = platform === 'ios' ? { webPreviewUrl: `${base}/preview` } : {};
+    const preview = platform === 'ios' ? { webPreviewUrl: urls.preview } : {};
     let config: RemoteConfigResource;
     switch (type) {
       case 'agent-device':
         config = {
-          agentDeviceRemoteSessionUrl: `${base}/agent-device`,
+          agentDeviceRemoteSessionUrl: urls.agentDevice,
           agentDeviceRemoteSessionToken: secret(),
           ...preview,
         };
         break;
       case 'argent':
         config = {
-          toolsUrl: `${base}/argent`,
+          toolsUrl: urls.argent,
           ...(record.behaviour.omitArgentToken ? {} : { toolsAuthToken: secret() }),
           ...preview,
         };
         break;
       case 'appium':
         config = {
-          appiumUrl: `${base}/appium`,
+          appiumUrl: urls.appium,
           capabilities:
             platform === 'ios'
               ? {
@@ -339,7 +346,7 @@ export class SessionManager {
         };
         break;
       case 'serve-sim':
-        config = { previewUrl: `${base}/preview` };
+        config = { previewUrl: urls.preview };
         break;
     }
     return { ...config, ...structuredClone(record.behaviour.extraRemoteConfigFields ?? {}) };
