@@ -1,9 +1,9 @@
 /**
  * verify-webhook end to end, for what a workflow does with a verified delivery: the payload's error,
  * artifact, page and logs as outputs; `fail-on-status`, which fails the relay workflow with the
- * service's reason once every output is set. The simulator runs a release whose Android build and
- * iOS submission fail and delivers the signed webhooks to a local receiver; their bodies go to the
- * built bundles.
+ * service's reason once every output is set; and the job summary the step writes, read from the
+ * GITHUB_STEP_SUMMARY file. The simulator runs a release whose Android build and iOS submission fail
+ * and delivers the signed webhooks to a local receiver; their bodies go to the built bundles.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { WorkflowRun } from '../../simulator/index.js';
@@ -244,5 +244,118 @@ describe('fail-on-status', () => {
         'Allowed, separated by commas or line breaks: finished, errored, canceled.',
     );
     expect(result.summary).toBe('');
+  });
+});
+
+describe('the job summary', () => {
+  /** The rows of the summary's table, as `label` → cell. */
+  function rows(summary: string): Record<string, string> {
+    return Object.fromEntries(
+      summary
+        .split('\n')
+        .filter((line) => line.startsWith('| ') && !line.startsWith('| ---'))
+        .map((line) => {
+          const [label, ...cells] = line.slice(2, -2).split(' | ');
+          return [label, cells.join(' | ')];
+        }),
+    );
+  }
+
+  it('a verified build: status, platform, ids, its page linked, and how long it queued and ran', async () => {
+    const build = signed(finishedBuild, (json) => {
+      json.createdAt = '2025-01-31T12:00:00.000Z';
+      json.enqueuedAt = '2025-01-31T12:00:10.000Z';
+      json.provisioningStartedAt = '2025-01-31T12:01:40.000Z';
+      json.workerStartedAt = '2025-01-31T12:02:10.000Z';
+      json.completedAt = '2025-01-31T12:14:15.000Z';
+      json.parentBuildId = '11111111-2222-4333-8444-555555555555';
+    });
+    const result = await verify(build);
+    expect(result.exitCode).toBe(0);
+    const { summary } = result;
+    expect(summary).toContain('### Webhook delivery verified: build ✅ finished\n');
+    expect(rows(summary)).toEqual({
+      Build: `[${build.json.id}](<${build.json.buildDetailsPageUrl}>)`,
+      Event: '`BUILD`',
+      Status: '✅ finished',
+      Platform: 'ios',
+      Project: 'acme/app',
+      'App id': `\`${world.project.id}\``,
+      'Retry of build': '`11111111-2222-4333-8444-555555555555`',
+      'Waited in queue': '1m30s',
+      Provisioning: '30s',
+      'Ran on the worker': '12m05s',
+      'Total, from creation': '14m15s',
+      Completed: '2025-01-31 12:14:15 UTC',
+    });
+    expect(summary).not.toContain('step fails');
+  });
+
+  it("an errored build: the service's error as text (no HTML, mention, link or emphasis), and the step's failure", async () => {
+    const result = await verify(erroredBuild, { 'fail-on-status': 'errored' });
+    expect(result.exitCode).toBe(1);
+    const { summary } = result;
+    expect(summary).toContain('### Webhook delivery verified: build ❌ errored\n');
+    const table = rows(summary);
+    expect(table.Build).toBe(`[${erroredBuild.json.id}](<${erroredBuild.json.buildDetailsPageUrl}>)`);
+    expect(table.Platform).toBe('android');
+    expect(table.Error).toBe(
+      '`UNKNOWN_ERROR`: Gradle failed &lt;img src=x onerror=alert\\(1\\)&gt; @&#8203;octocat see \\[docs\\]\\(https\\://evil\\.example/x\\) ' +
+        '\\*\\*now\\*\\* \\| \\#&#8203;12 \\:\\:warning\\:\\:injected',
+    );
+    // The only link is the build's page.
+    expect(summary.match(/\]\(/g)).toHaveLength(1);
+    expect(summary).toContain('**The step fails**: `fail-on-status` lists `errored`.');
+  });
+
+  it('a submission: its page linked, the build it submitted, its error; a javascript: page is not linked', async () => {
+    const result = await verify(erroredSubmission);
+    const table = rows(result.summary);
+    expect(result.summary).toContain('### Webhook delivery verified: submission ❌ errored\n');
+    expect(table).toMatchObject({
+      Submission: `[${erroredSubmission.json.id}](<${erroredSubmission.json.submissionDetailsPageUrl}>)`,
+      Event: '`SUBMIT`',
+      'Submitted build': `\`${job('build_ios').buildId}\``,
+      Error: '`UNKNOWN_ERROR`: App Store Connect rejected the binary\\.',
+      'Total, from creation': expect.stringMatching(/^\d+s$/),
+    });
+    expect(table).not.toHaveProperty('Waited in queue');
+
+    const scripted = signed(erroredSubmission, (json) => {
+      json.submissionDetailsPageUrl = 'javascript:alert(document.cookie)';
+    });
+    const unlinked = await verify(scripted);
+    expect(unlinked.exitCode).toBe(0);
+    expect(rows(unlinked.summary).Submission).toBe(scripted.json.id);
+    expect(unlinked.summary).not.toContain('javascript');
+  });
+
+  it('a rejected delivery: says it was rejected, and nothing from its body', async () => {
+    const forged = signed(erroredBuild, () => undefined);
+    const result = await runStep('verify-webhook', {
+      inputs: {
+        'webhook-secret': SECRET,
+        signature: erroredBuild.signature,
+        payload: forged.body.replace('UNKNOWN_ERROR', 'FORGED_ERROR'),
+      },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toEqual({});
+    expect(result.summary.trim()).toBe(
+      '### ❌ Webhook delivery rejected\n\n' +
+        'Its `svc-signature` does not verify against the payload and the signing secret: ' +
+        'the delivery was not used and no outputs were set. The log says why.',
+    );
+  });
+
+  it('a signed body that is not a payload: not used, and nothing from it', async () => {
+    const body = JSON.stringify({ id: run.id, status: '@octocat <b>bold</b>' });
+    const result = await runStep('verify-webhook', {
+      inputs: { 'webhook-secret': SECRET, signature: signWebhookBody(body, SECRET), payload: body },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain('### ❌ Webhook delivery not used\n');
+    expect(result.summary).not.toContain(run.id);
+    expect(result.summary).not.toContain('octocat');
   });
 });

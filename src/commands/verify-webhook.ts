@@ -14,6 +14,7 @@ import { oneLine } from '../text.js';
 import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
+import { renderWebhookRejected, renderWebhookSummary } from '../summary-webhook.js';
 import type { ActionIO } from '../io.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
@@ -88,7 +89,10 @@ export const verifyWebhook = defineCommand({
   },
 
   async run(values, { io }) {
-    const body = await readBody(values.payload, values['payload-file']);
+    const body = await readBody(values.payload, values['payload-file']).catch(async (error: unknown) => {
+      await io.appendSummary(renderWebhookRejected('unreadable'));
+      throw error;
+    });
 
     const check = checkWebhookSignature(body, values.signature, values['webhook-secret']);
     if (!check.valid) {
@@ -97,16 +101,24 @@ export const verifyWebhook = defineCommand({
           ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
             'the signature covers the body byte for byte.'
           : '';
+      await io.appendSummary(renderWebhookRejected('signature'));
       throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
     }
     io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
-    const parsed = parseAuthenticBody(body);
+    let parsed: ReturnType<typeof parseWebhookBody>;
+    try {
+      parsed = parseAuthenticBody(body);
+    } catch (error) {
+      await io.appendSummary(renderWebhookRejected('unusable'));
+      throw error;
+    }
     const fields = webhookFields(parsed);
     setOutputs(io, fields, parsed.json);
     logDelivery(io, fields);
 
     const failOn = values['fail-on-status'] ?? [];
+    await io.appendSummary(renderWebhookSummary({ fields, failOn }, io.redact));
     if ((failOn as readonly string[]).includes(fields.status)) throw failedStatus(fields);
   },
 });
