@@ -239,8 +239,8 @@ describe('fail-on-status', () => {
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toEqual({});
     expect(result.stdout).toContain(
-      '::error::Invalid input: `fail-on-status` has `Errored`, which is not allowed. Did you mean `errored`? ' +
-        'has `cancelled`, which is not allowed. Did you mean `canceled`? ' +
+      '::error::Invalid input: `fail-on-status` has values that are not allowed: ' +
+        '`Errored` (did you mean `errored`?), `cancelled` (did you mean `canceled`?). ' +
         'Allowed, separated by commas or line breaks: finished, errored, canceled.',
     );
     expect(result.summary).toBe('');
@@ -345,6 +345,21 @@ describe('the job summary', () => {
       '### ❌ Webhook delivery rejected\n\n' +
         'Its `svc-signature` does not verify against the payload and the signing secret: ' +
         'the delivery was not used and no outputs were set. The log says why.',
+    );
+  });
+
+  it('a payload file that cannot be read: not verified', async () => {
+    const result = await runStep('verify-webhook', {
+      inputs: {
+        'webhook-secret': SECRET,
+        signature: erroredBuild.signature,
+        'payload-file': '/nonexistent/svc-webhook.json',
+      },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.summary.trim()).toBe(
+      '### ❌ Webhook delivery not verified\n\n' +
+        'The payload could not be read, so nothing was verified and no outputs were set. The log says why.',
     );
   });
 

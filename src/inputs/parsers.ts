@@ -122,12 +122,14 @@ export const oneOfList =
     const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
     const allowedText = `Allowed, separated by commas or line breaks: ${allowed.join(', ')}.`;
     if (items.length === 0) throw new InputProblem(`\`${name}\` lists nothing. ${allowedText}`);
-    if (unknown.length > 0)
-      throw new InputProblem(
-        `\`${name}\` ${unknown
-          .map((item) => `has ${shown(item)}, which is not allowed.${didYouMean(item, allowed)}`)
-          .join(' ')} ${allowedText}`,
-      );
+    if (unknown.length > 0) {
+      const named = unknown.map((item) => {
+        const hint = didYouMean(item, allowed).trim();
+        return hint ? `${shown(item)} (${hint[0].toLowerCase()}${hint.slice(1)})` : shown(item);
+      });
+      const what = unknown.length === 1 ? 'a value that is not allowed' : 'values that are not allowed';
+      throw new InputProblem(`\`${name}\` has ${what}: ${named.join(', ')}. ${allowedText}`);
+    }
     return items as T[];
   };
 
