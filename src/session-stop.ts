@@ -19,7 +19,15 @@ const CONFIRM_INTERVAL_MS = 2000;
 const STOP_ON_FAILURE_MS = 60_000;
 
 /** A stop that could not be confirmed: says once which session, where, and what to do. */
-export class StopNotConfirmed extends ActionFailure {}
+export class StopNotConfirmed extends ActionFailure {
+  constructor(
+    message: string,
+    /** The service answered 404: no such session, or not visible to this token. */
+    readonly notFound = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Stops the session and waits until the service confirms it, or throws StopNotConfirmed. `signal`
@@ -48,6 +56,7 @@ export async function stopSession(
     if (error instanceof ServiceError && error.status === 404)
       throw new StopNotConfirmed(
         `Device session ${sessionId}${where} was not found: it does not exist, or this token cannot see it (404: ${error.serviceMessage}).`,
+        true,
       );
     const reason =
       error instanceof Error && 'reason' in error && typeof error.reason === 'string'

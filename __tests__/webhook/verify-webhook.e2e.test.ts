@@ -129,6 +129,11 @@ describe('verify-webhook', () => {
       status: 'finished',
       platform: 'ios',
       'app-id': world.project.id,
+      'error-code': '',
+      'error-message': '',
+      'artifact-url': expect.stringMatching(/^http:\/\/.+\.ipa$/),
+      'details-url': expect.stringMatching(new RegExp(`/builds/${job.buildId}$`)),
+      'logs-url': '',
       payload: expect.any(String),
     });
     expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));

@@ -1,7 +1,8 @@
 /** stop-device-session: stop a session by id and wait until the service confirms it. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, timeout, token } from '../inputs/table.js';
-import { logStopped, stopSession } from '../session-stop.js';
+import { logStopped, stopSession, StopNotConfirmed } from '../session-stop.js';
+import { renderStopSummary } from '../summary-session-stop.js';
 import { defineCommand, hostOf } from './command.js';
 
 export const stopDeviceSession = defineCommand({
@@ -24,11 +25,21 @@ export const stopDeviceSession = defineCommand({
     const api = apiSettings(values);
     const sessionId = values['session-id'];
     io.info(`Stopping device session ${sessionId} at ${hostOf(api.baseUrl)}.`);
-    const session = await stopSession(context.client(api), sessionId, {
-      deadline: Date.now() + api.timeoutMs,
-      signal,
-    });
+    let session;
+    try {
+      session = await stopSession(context.client(api), sessionId, {
+        deadline: Date.now() + api.timeoutMs,
+        signal,
+      });
+    } catch (error) {
+      if (error instanceof StopNotConfirmed)
+        await io.appendSummary(
+          renderStopSummary({ sessionId, notFound: error.notFound, reason: error.message }, io.redact),
+        );
+      throw error;
+    }
     io.setOutput('status', session.status);
     logStopped(io, session);
+    await io.appendSummary(renderStopSummary({ sessionId, session }, io.redact));
   },
 });

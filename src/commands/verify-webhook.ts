@@ -8,55 +8,76 @@ import { constants } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { ActionFailure } from '../errors.js';
 import * as parse from '../inputs/parsers.js';
+import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
 import { oneLine } from '../text.js';
 import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
+import { webhookFields, type WebhookFields } from '../webhook/fields.js';
+import { renderWebhookRejected, renderWebhookSummary } from '../summary-webhook.js';
+import type { ActionIO } from '../io.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
+const inputs = {
+  'webhook-secret': {
+    description: `The webhook's signing secret, at least ${MIN_SECRET_LENGTH} characters. Masked.`,
+    required: true,
+    secret: true,
+    untrimmed: true,
+    hint: `the webhook's signing secret (at least ${MIN_SECRET_LENGTH} characters).`,
+    parse: (value: string, name: string) => {
+      if (value.length < MIN_SECRET_LENGTH)
+        throw new parse.InputProblem(
+          `\`${name}\` must be at least ${MIN_SECRET_LENGTH} characters long (it has ${value.length}).`,
+        );
+      return value;
+    },
+  },
+  signature: {
+    description: "The value of the delivery's `svc-signature` header (`sha1=` and 40 hexadecimal digits).",
+    required: true,
+    hint: 'the value of the `svc-signature` header of the delivery.',
+    parse: (value: string) => value,
+  },
+  payload: {
+    description: 'The raw request body, byte for byte. Exactly one of `payload` and `payload-file`.',
+    untrimmed: true,
+    parse: (value: string) => value,
+  },
+  'payload-file': {
+    description:
+      'Path to a regular file holding the raw request body (at most 1 MiB). Exactly one of `payload` and `payload-file`.',
+    parse: (value: string) => value,
+  },
+  'fail-on-status': {
+    description:
+      `Payload statuses that fail the step, separated by commas or line breaks (${WEBHOOK_STATUSES.map((status) => `\`${status}\``).join(', ')}), ` +
+      'for example `errored,canceled`: every output is set first, then the step fails with the error code and ' +
+      'message of the build or submission and a link to its page. Default: none (an authentic delivery passes, whatever its status).',
+    parse: parse.oneOfList(WEBHOOK_STATUSES),
+  },
+} satisfies InputTable;
+
 export const verifyWebhook = defineCommand({
   description:
     'Check the `svc-signature` of a webhook delivery the service sent (relayed into a workflow) and expose its fields.',
-  inputs: {
-    'webhook-secret': {
-      description: `The webhook's signing secret, at least ${MIN_SECRET_LENGTH} characters. Masked.`,
-      required: true,
-      secret: true,
-      untrimmed: true,
-      hint: `the webhook's signing secret (at least ${MIN_SECRET_LENGTH} characters).`,
-      parse: (value: string, name: string) => {
-        if (value.length < MIN_SECRET_LENGTH)
-          throw new parse.InputProblem(
-            `\`${name}\` must be at least ${MIN_SECRET_LENGTH} characters long (it has ${value.length}).`,
-          );
-        return value;
-      },
-    },
-    signature: {
-      description: "The value of the delivery's `svc-signature` header (`sha1=` and 40 hexadecimal digits).",
-      required: true,
-      hint: 'the value of the `svc-signature` header of the delivery.',
-      parse: (value: string) => value,
-    },
-    payload: {
-      description: 'The raw request body, byte for byte. Exactly one of `payload` and `payload-file`.',
-      untrimmed: true,
-      parse: (value: string) => value,
-    },
-    'payload-file': {
-      description:
-        'Path to a regular file holding the raw request body (at most 1 MiB). Exactly one of `payload` and `payload-file`.',
-      parse: (value: string) => value,
-    },
-  },
+  inputs,
   outputs: {
     event: '`BUILD` or `SUBMIT`.',
     id: 'The build or submission id.',
-    status: 'The build or submission status.',
+    status: 'The build or submission status (`finished`, `errored` or `canceled`).',
     platform: '`ios` or `android`.',
     'app-id': 'The project id.',
+    'error-code':
+      'The `errorCode` of a failed build (`error`) or submission (`submissionInfo.error`); empty when absent.',
+    'error-message': 'The `message` of that error; empty when absent.',
+    'artifact-url':
+      "A build's `artifacts.buildUrl` (successful builds), a submission's `archiveUrl`; empty when absent.",
+    'details-url':
+      'The page of the build or submission on the service (`buildDetailsPageUrl` / `submissionDetailsPageUrl`).',
+    'logs-url': "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL).",
     payload: 'The parsed body as JSON.',
   },
   rules: (values) => {
@@ -68,7 +89,10 @@ export const verifyWebhook = defineCommand({
   },
 
   async run(values, { io }) {
-    const body = await readBody(values.payload, values['payload-file']);
+    const body = await readBody(values.payload, values['payload-file']).catch(async (error: unknown) => {
+      await io.appendSummary(renderWebhookRejected('unreadable'));
+      throw error;
+    });
 
     const check = checkWebhookSignature(body, values.signature, values['webhook-secret']);
     if (!check.valid) {
@@ -77,39 +101,73 @@ export const verifyWebhook = defineCommand({
           ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
             'the signature covers the body byte for byte.'
           : '';
+      await io.appendSummary(renderWebhookRejected('signature'));
       throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
     }
     io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
-    const { event, payload, json } = parseAuthenticBody(body);
-
-    io.setOutput('event', event);
-    io.setOutput('id', payload.id);
-    io.setOutput('status', payload.status);
-    io.setOutput('platform', payload.platform);
-    io.setOutput('app-id', payload.appId);
-    io.setOutput('payload', JSON.stringify(json));
-
-    const kind = event === 'BUILD' ? 'Build' : 'Submission';
-    const page = event === 'BUILD' ? payload.buildDetailsPageUrl : payload.submissionDetailsPageUrl;
-    io.info(
-      oneLine(
-        `${kind} ${payload.id} (${event}) of ${payload.accountName}/${payload.projectName}: ${payload.status}, ` +
-          `platform ${payload.platform}, app ${payload.appId}.`,
-      ),
-    );
-    const error = event === 'BUILD' ? payload.error : payload.submissionInfo.error;
-    if (error) io.info(oneLine(`Error ${error.errorCode}: ${error.message}`));
-    if (page) io.info(oneLine(`Details: ${page}`));
-    if (!(WEBHOOK_STATUSES as readonly string[]).includes(payload.status)) {
-      io.info(
-        oneLine(
-          `Note: status \`${payload.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
-        ),
-      );
+    let parsed: ReturnType<typeof parseWebhookBody>;
+    try {
+      parsed = parseAuthenticBody(body);
+    } catch (error) {
+      await io.appendSummary(renderWebhookRejected('unusable'));
+      throw error;
     }
+    const fields = webhookFields(parsed);
+    setOutputs(io, fields, parsed.json);
+    logDelivery(io, fields);
+
+    const failOn = values['fail-on-status'] ?? [];
+    await io.appendSummary(renderWebhookSummary({ fields, failOn }, io.redact));
+    if ((failOn as readonly string[]).includes(fields.status)) throw failedStatus(fields);
   },
 });
+
+function setOutputs(io: ActionIO, fields: WebhookFields, json: unknown): void {
+  io.setOutput('event', fields.event);
+  io.setOutput('id', fields.id);
+  io.setOutput('status', fields.status);
+  io.setOutput('platform', fields.platform);
+  io.setOutput('app-id', fields.appId);
+  io.setOutput('error-code', fields.error?.errorCode ?? '');
+  io.setOutput('error-message', fields.error?.message ?? '');
+  io.setOutput('artifact-url', fields.artifactUrl ?? '');
+  io.setOutput('details-url', fields.detailsUrl);
+  io.setOutput('logs-url', fields.logsUrl ?? '');
+  io.setOutput('payload', JSON.stringify(json));
+}
+
+/** What the delivery says, one line each; its text is printed as text (io.info neutralises it). */
+function logDelivery(io: ActionIO, fields: WebhookFields): void {
+  const kind = fields.kind === 'build' ? 'Build' : 'Submission';
+  io.info(
+    oneLine(
+      `${kind} ${fields.id} (${fields.event}) of ${fields.accountName}/${fields.projectName}: ${fields.status}, ` +
+        `platform ${fields.platform}, app ${fields.appId}.`,
+    ),
+  );
+  if (fields.error) io.info(oneLine(`Error ${fields.error.errorCode}: ${fields.error.message}`));
+  if (fields.detailsUrl) io.info(oneLine(`Details: ${fields.detailsUrl}`));
+  if (!(WEBHOOK_STATUSES as readonly string[]).includes(fields.status)) {
+    io.info(
+      oneLine(
+        `Note: status \`${fields.status}\` is not one of ${WEBHOOK_STATUSES.join(', ')}; passed on as is.`,
+      ),
+    );
+  }
+}
+
+/** The failure `fail-on-status` asks for: which delivery, its status, the service's reason, where to look. */
+function failedStatus(fields: WebhookFields): ActionFailure {
+  const kind = fields.kind === 'build' ? 'Build' : 'Submission';
+  const reason = fields.error
+    ? `: ${oneLine(fields.error.errorCode, 100)}: ${oneLine(fields.error.message, 1000).replace(/\.+$/, '')}`
+    : '; the payload gives no error code or message';
+  const details = fields.detailsUrl ? ` Details: ${oneLine(fields.detailsUrl, 500)}` : '';
+  return new ActionFailure(
+    `${kind} ${fields.id} (${fields.event}) ended \`${fields.status}\`, which \`fail-on-status\` lists${reason}.${details}`,
+  );
+}
 
 /** Parses a body whose signature was verified; a body that is not a payload is an ActionFailure. */
 function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {

@@ -123,6 +123,35 @@ export const oneOf =
     );
   };
 
+/**
+ * A list of allowed words separated by commas or line breaks (`errored, canceled`), duplicates
+ * dropped. Each word that is not allowed is named, with a "did you mean" for a near miss.
+ */
+export const oneOfList =
+  <T extends string>(allowed: readonly T[]): Parser<T[]> =>
+  (value, name) => {
+    const items = [
+      ...new Set(
+        value
+          .split(/[,\n\r]+/)
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+      ),
+    ];
+    const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
+    const allowedText = `Allowed, separated by commas or line breaks: ${allowed.join(', ')}.`;
+    if (items.length === 0) throw new InputProblem(`\`${name}\` lists nothing. ${allowedText}`);
+    if (unknown.length > 0) {
+      const named = unknown.map((item) => {
+        const hint = didYouMean(item, allowed).trim();
+        return hint ? `${shown(item)} (${hint[0].toLowerCase()}${hint.slice(1)})` : shown(item);
+      });
+      const what = unknown.length === 1 ? 'a value that is not allowed' : 'values that are not allowed';
+      throw new InputProblem(`\`${name}\` has ${what}: ${named.join(', ')}. ${allowedText}`);
+    }
+    return items as T[];
+  };
+
 /** Whole minutes in [min, max]: "30" yes; "30.5", "-1", "1e2" no. */
 export const integer =
   (min: number, max: number): Parser<number> =>

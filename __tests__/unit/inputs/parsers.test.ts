@@ -97,6 +97,18 @@ describe('scalar parsers', () => {
     );
   });
 
+  it('oneOfList: commas or line breaks, duplicates dropped; each unknown word named with its near miss', () => {
+    const statuses = parse.oneOfList(['finished', 'errored', 'canceled']);
+    expect(statuses('errored, canceled\nerrored\n', 's')).toEqual(['errored', 'canceled']);
+    expect(refusal(statuses, 'errored,cancelled,done', 's')).toBe(
+      '`s` has values that are not allowed: `cancelled` (did you mean `canceled`?), `done`. ' +
+        'Allowed, separated by commas or line breaks: finished, errored, canceled.',
+    );
+    expect(refusal(statuses, ', ,', 's')).toBe(
+      '`s` lists nothing. Allowed, separated by commas or line breaks: finished, errored, canceled.',
+    );
+  });
+
   it('integer: whole numbers in range only', () => {
     const minutes = parse.integer(0, 115);
     expect(['0', '30', '115'].map((v) => minutes(v, 'm'))).toEqual([0, 30, 115]);

@@ -1,0 +1,122 @@
+/**
+ * stop-device-session end to end: the built sub-action against the simulator, as the runner runs it.
+ * What the user sees: the `status` output, the log, and the job summary (read from the
+ * GITHUB_STEP_SUMMARY file): the session, how it ended, when it finished and how long it ran, or
+ * that it could not be stopped and may still be running.
+ */
+import { formatElapsed } from '../../src/text.js';
+import { runStep } from '../helpers/run-action.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { call } from '../simulator/helpers.js';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({}, { readinessDelayMs: 60_000 });
+});
+afterAll(() => world.sim.close());
+beforeEach(() => world.sim.reset());
+afterEach(() => expect(world.sim.activeSessions()).toEqual([]));
+
+/** A session created on the service (by another job, say), made ready unless `ready` is false. */
+async function session(name: string, ready = true): Promise<{ id: string; url: string }> {
+  const reply = await call(world.sim, 'POST', '/v2/device-run-sessions', {
+    token: world.token,
+    body: { appId: world.project.id, platform: 'ios', type: 'agent-device', name },
+  });
+  expect(reply.status).toBe(200);
+  const { id, url } = reply.json.data as { id: string; url: string };
+  if (ready) world.sim.readySession(id);
+  return { id, url };
+}
+
+function stop(sessionId: string, inputs: Record<string, string> = {}) {
+  return runStep('stop-device-session', { inputs: { ...world.api, 'session-id': sessionId, ...inputs } });
+}
+
+/** The cells of the summary's one-row table. */
+function row(summary: string): string[] {
+  const line = summary.split('\n').find((l) => l.startsWith('| ') && !/^\| (Session|---)/.test(l));
+  return (line ?? '').slice(2, -2).split(' | ');
+}
+
+describe('stop-device-session job summary', () => {
+  it('a running session: its name as text, its page linked, when it finished and how long it ran', async () => {
+    const { id, url } = await session('Nightly @octocat <b>e2e</b>');
+    const result = await stop(id);
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({ status: 'stopped' });
+    const stopped = world.sim.getSession(id)!;
+    expect(result.summary).toContain(
+      '### Device session Nightly @&#8203;octocat &lt;b&gt;e2e&lt;/b&gt; (ios agent-device): ⏹️ stopped\n',
+    );
+    expect(result.summary).toContain('| Session | Status | Finished | Ran for |');
+    const finished = new Date(stopped.finishedAt!).toISOString().slice(0, 19).replace('T', ' ');
+    const ran = Date.parse(stopped.finishedAt!) - Date.parse(stopped.startedAt!);
+    expect(row(result.summary)).toEqual([
+      `[${id}](<${url}>)`,
+      'stopped',
+      `${finished} UTC`,
+      formatElapsed(ran),
+    ]);
+  });
+
+  it('the times are the service’s: finished and ran for, from startedAt and finishedAt', async () => {
+    const { id, url } = await session('timed');
+    world.sim.injectFault({
+      method: 'POST',
+      path: /\/stop$/,
+      kind: 'mutate',
+      mutate: (json) => ({
+        data: {
+          ...(json as { data: object }).data,
+          startedAt: '2025-01-31T12:00:00.000Z',
+          finishedAt: '2025-01-31T13:02:05.000Z',
+        },
+      }),
+    });
+    const result = await stop(id);
+    expect(result.exitCode).toBe(0);
+    expect(row(result.summary)).toEqual([`[${id}](<${url}>)`, 'stopped', '2025-01-31 13:02:05 UTC', '1h02m']);
+  });
+
+  it('a session stopped before it was ready: it never started', async () => {
+    const { id } = await session('queued', false);
+    const result = await stop(id);
+    expect(result.exitCode).toBe(0);
+    expect(row(result.summary)[3]).toBe('');
+    expect(result.summary).toContain('It was stopped before it was ready: it never started.');
+  });
+
+  it('a session that had already errored: says so, and the step succeeds', async () => {
+    const { id } = await session('broken');
+    world.sim.failSession(id);
+    const result = await stop(id);
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({ status: 'errored' });
+    expect(result.summary).toContain(': ❌ had ended with an error (`errored`)\n');
+    expect(row(result.summary)[1]).toBe('errored');
+  });
+
+  it('an unknown session: not found, with the reason', async () => {
+    const result = await stop(UNKNOWN_ID);
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain(`### Device session \`${UNKNOWN_ID}\`: ❓ not found\n`);
+    expect(result.summary).toMatch(
+      /^> Device session .* was not found\\: it does not exist, or this token cannot see it \\\(404\\: /m,
+    );
+    expect(result.summary).not.toContain('may still be running');
+  });
+
+  it('a stop that cannot be confirmed: says the device may still be running', async () => {
+    const { id } = await session('stuck');
+    world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 503, times: 1000 });
+    const result = await stop(id, { 'timeout-minutes': '0.02' });
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain(`### Device session \`${id}\`: ⚠️ could not be confirmed stopped\n`);
+    expect(result.summary).toContain('**The session may still be running and billing**');
+    world.sim.clearFaults();
+    expect((await stop(id)).exitCode).toBe(0);
+  });
+});
