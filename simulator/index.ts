@@ -27,7 +27,8 @@ import {
   type SessionEnd,
 } from './sessions.js';
 import { WorkflowEngine, type JobBehaviour, type WorkflowRun } from './workflows.js';
-import { WebhookDispatcher, webhookControlRoutes, type WebhookDispatcherOptions } from './webhooks.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/delivery.js';
+import { webhookControlRoutes } from './webhooks/routes.js';
 
 export type { Account, AddAccountOptions, AddTokenOptions, Project, Role } from './accounts.js';
 export type { Fault, FaultKind, FaultMatcher } from './faults.js';
@@ -50,8 +51,13 @@ export type {
   WorkflowJob,
   WorkflowRun,
 } from './workflows.js';
-export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookEvent, WebhookView } from './webhooks.js';
-export { WebhookDispatcher } from './webhooks.js';
+export type {
+  DeliveryAttempt,
+  WebhookDispatcherOptions,
+  WebhookEvent,
+  WebhookView,
+} from './webhooks/delivery.js';
+export { WebhookDispatcher } from './webhooks/delivery.js';
 export { CONTROL_ROUTES } from './control.js';
 export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';
 

@@ -7,7 +7,7 @@
 import { RUNTIMES, runStep, runStepPost } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { buildPayload } from '../../simulator/webhooks.js';
+import { buildPayload } from '../../simulator/webhooks/payloads.js';
 import type { JobCompletedEvent } from '../../simulator/index.js';
 
 const runtime = 'node20';
