@@ -3,9 +3,9 @@
  * at the ref. The service route uses it after authentication; the control route `POST /_sim/runs` uses
  * it to start a run "dispatched by someone else", which a test then follows by id.
  */
-import type { DispatchRequest } from '../src/service/contract.js';
+import { isUuid, type DispatchRequest } from '../src/service/contract.js';
 import type { Project } from './accounts.js';
-import { ApiError, badRequest, isUuid, notFound } from './errors.js';
+import { ApiError, badRequest, notFound } from './errors.js';
 import { readCommitMessage, readWorkflowFile, resolveGitRef } from './git.js';
 import { parseWorkflowFile, validateInputs } from './workflow-file.js';
 import type { WorkflowEngine, WorkflowRun } from './workflows.js';
@@ -20,7 +20,7 @@ export function validateDispatch(body: unknown): DispatchRequest {
   const errors: string[] = [];
   const { appId, gitRef, fileName, inputs } = body;
   if (appId === undefined) errors.push('appId is required');
-  else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
+  else if (typeof appId !== 'string' || !isUuid(appId)) errors.push('appId must be a valid UUID');
   if (gitRef === undefined) errors.push('gitRef is required');
   else if (typeof gitRef !== 'string' || gitRef.trim() === '')
     errors.push('gitRef must be a non-empty string');

@@ -39,24 +39,18 @@ export type {
   SessionBehaviour,
   SessionBehaviourPatch,
   SessionEnd,
-  SessionStatus,
 } from './sessions.js';
 export type {
   JobBehaviour,
   JobCompletedEvent,
   JobError,
-  JobStatus,
   RunCompletedEvent,
-  RunStatus,
   WorkflowJob,
   WorkflowRun,
 } from './workflows.js';
-export type {
-  DeliveryAttempt,
-  WebhookDispatcherOptions,
-  WebhookEvent,
-  WebhookView,
-} from './webhooks/delivery.js';
+export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookView } from './webhooks/delivery.js';
+export type { JobStatus, RunStatus, SessionStatus } from '../src/service/contract.js';
+export type { WebhookEvent } from '../src/webhook/payloads.js';
 export { WebhookDispatcher } from './webhooks/delivery.js';
 export { CONTROL_ROUTES } from './control.js';
 export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';

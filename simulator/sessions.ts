@@ -23,7 +23,6 @@ import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
 import { notFound } from './errors.js';
 import type { SessionRequest } from './session-request.js';
 
-export type { SessionStatus } from '../src/service/contract.js';
 /** The contract's `remoteConfig`, plus the fields of `extraRemoteConfigFields`. */
 export type RemoteConfig = RemoteConfigResource & Record<string, unknown>;
 

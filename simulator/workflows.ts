@@ -31,8 +31,6 @@ import {
   type WorkflowRunResource,
 } from '../src/service/contract.js';
 
-export type { JobStatus, RunStatus } from '../src/service/contract.js';
-
 /** Element of a job's `errors` (the spec does not show the shape; this is the simulator's). */
 export interface JobError {
   title: string;

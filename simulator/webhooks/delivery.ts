@@ -17,8 +17,6 @@ import type { WebhookEvent } from '../../src/webhook/payloads.js';
 import type { JobCompletedEvent } from '../workflows.js';
 import { webhookPayload } from './payloads.js';
 
-export type { WebhookEvent };
-
 export interface WebhookConfig {
   id: string;
   projectId: string;

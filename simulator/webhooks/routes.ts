@@ -7,7 +7,8 @@
  */
 import { badRequest, notFound } from '../errors.js';
 import { ok, parseJsonBody, type Route } from '../server.js';
-import type { WebhookDispatcher, WebhookEvent } from './delivery.js';
+import type { WebhookEvent } from '../../src/webhook/payloads.js';
+import type { WebhookDispatcher } from './delivery.js';
 
 export function webhookControlRoutes(
   dispatcher: WebhookDispatcher,
