@@ -1,21 +1,49 @@
 /**
  * Runs the simulator as a command (`npm run simulator -- --help` lists the flags). Creates an account,
- * a project linked to --repo (or to a temporary repository with a sample `.eas/workflows/e2e.yml`) and a
- * token, prints how to reach them, and runs until SIGINT/SIGTERM.
+ * a project linked to --repo (or to a repository held in memory with a sample `.eas/workflows/e2e.yml`)
+ * and a token, prints how to reach them, and runs until SIGINT/SIGTERM.
  */
-import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from './accounts.js';
 import { CONTROL_ROUTES } from './control.js';
-import { makeTempWorkflowRepo } from './fixture.js';
 import { startSimulator } from './index.js';
+
+/** The workflow of the repository the project gets without --repo. */
+const SAMPLE_WORKFLOW = `name: End-to-end tests
+on:
+  workflow_dispatch:
+    inputs:
+      profile:
+        type: choice
+        options: [preview, production]
+        default: preview
+        description: Build profile
+      run_tests:
+        type: boolean
+        default: true
+jobs:
+  build_android:
+    name: Build Android
+    type: build
+    params:
+      platform: android
+      profile: \${{ inputs.profile }}
+    outputs:
+      profile: \${{ inputs.profile }}
+  e2e:
+    name: End-to-end tests
+    needs: [build_android]
+    steps:
+      - run: echo testing
+`;
+const SAMPLE_REPOSITORY = 'in memory, with .eas/workflows/e2e.yml (branch main, tag v1)';
 
 /** Every flag, once: parseArgs' options, the help text and the defaults all come from here. */
 const FLAGS = {
   repo: {
     value: 'PATH',
-    default: 'a temporary repository with .eas/workflows/e2e.yml (branch main, tag v1)',
+    default: `a repository ${SAMPLE_REPOSITORY}`,
     describe: 'git repository linked to the project; its .eas/workflows/*.yml can be dispatched',
   },
   port: { value: 'N', default: '0 (any free port)', describe: 'port to listen on' },
@@ -103,7 +131,7 @@ async function main(): Promise<void> {
   const port = nonNegative('port', values.port, 0);
   const role = (values.role ?? 'developer') as Role;
   if (!ROLES.includes(role)) throw new Error(`--role must be one of: ${ROLES.join(', ')}`);
-  const repoPath = values.repo ? resolve(values.repo) : (await makeTempWorkflowRepo()).path;
+  const repoPath = values.repo ? resolve(values.repo) : undefined;
 
   const sim = await startSimulator({
     port,
@@ -112,38 +140,36 @@ async function main(): Promise<void> {
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
   });
   const account = sim.addAccount({ name: 'sim-account' });
-  const project = sim.addProject({ account, repoPath, name: 'sim-project' });
+  const project = sim.addProject({
+    account,
+    name: 'sim-project',
+    ...(repoPath ? { repoPath } : { workflows: { 'e2e.yml': SAMPLE_WORKFLOW } }),
+  });
   const token = sim.addToken({ account, role, robot: true });
   const url = sim.url;
 
-  // Before the banner: whoever reads it may signal at once, and the repository must still go.
+  // Before the banner: whoever reads it may signal at once.
   let stopping = false;
-  const shutdown = (signal: string): void => {
+  const shutdown = (reason: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal} received, closing the simulator`);
-    sim
-      .close()
-      .then(() => (values.repo ? undefined : rm(repoPath, { recursive: true, force: true })))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
+    console.log(`\n${reason}, closing the simulator`);
+    sim.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT received'));
+  process.on('SIGTERM', () => shutdown('SIGTERM received'));
 
   console.log(`Simulator listening on ${url}
 ${columns([
   [`token (${role}):`, token],
   ['project id:', project.id],
-  [
-    'repository:',
-    `${repoPath}${values.repo ? '' : ' (temporary, with .eas/workflows/e2e.yml; branch main, tag v1)'}`,
-  ],
+  ['repository:', repoPath ?? `${SAMPLE_REPOSITORY}; --repo PATH links a git repository`],
 ])}
 
 Service routes (Authorization: Bearer <token>):

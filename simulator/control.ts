@@ -75,7 +75,7 @@ export function controlRoutes({ registry, sessions, workflows, faults, reset }: 
             id: p.id,
             name: p.name,
             accountName: p.account.name,
-            repoPath: p.repoPath,
+            repository: p.repository.describe(),
           })),
           runs: workflows.list(),
           sessions: sessions.list(),

@@ -6,8 +6,8 @@
 import { isUuid, type DispatchRequest } from '../src/service/contract.js';
 import type { Project } from './accounts.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import { readCommitMessage, readWorkflowFile, resolveGitRef } from './git.js';
 import { parseWorkflowFile, validateInputs } from './workflow-file.js';
+import { resolveRef } from './workflow-source.js';
 import type { WorkflowEngine, WorkflowRun } from './workflows.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -49,10 +49,11 @@ export async function startRun(
   project: Project,
   request: DispatchRequest,
 ): Promise<WorkflowRun> {
-  const ref = await resolveGitRef(project.repoPath, request.gitRef);
+  const repository = project.repository;
+  const ref = await resolveRef(repository, request.gitRef);
   if (!ref)
     throw notFound(`gitRef "${request.gitRef}" does not exist in the repository linked to the project`);
-  const text = await readWorkflowFile(project.repoPath, ref.sha, request.fileName);
+  const text = await repository.workflowFile(ref.sha, request.fileName);
   if (text === null) {
     throw notFound(
       `Workflow file .eas/workflows/${request.fileName} (fileName) not found at ${ref.requestedGitRef}`,
@@ -60,6 +61,6 @@ export async function startRun(
   }
   const spec = parseWorkflowFile(text, request.fileName);
   const inputs = validateInputs(spec.inputs, request.inputs);
-  const message = await readCommitMessage(project.repoPath, ref.sha);
+  const message = await repository.commitMessage(ref.sha);
   return workflows.createRun(project, { ...ref, message }, spec, inputs);
 }

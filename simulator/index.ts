@@ -20,6 +20,8 @@ import { createSimServer, type RecordedRequest } from './server.js';
 import type { DispatchRequest } from '../src/service/contract.js';
 import { startRun, validateDispatch } from './dispatch.js';
 import { notFound } from './errors.js';
+import { GitRepo } from './git.js';
+import { MemoryRepo } from './memory-repo.js';
 import {
   SessionManager,
   type DeviceSession,
@@ -53,7 +55,8 @@ export type { JobStatus, RunStatus, SessionStatus } from '../src/service/contrac
 export type { WebhookEvent } from '../src/webhook/payloads.js';
 export { WebhookDispatcher } from './webhooks/delivery.js';
 export { CONTROL_ROUTES } from './control.js';
-export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';
+export { MemoryRepo } from './memory-repo.js';
+export type { WorkflowSource } from './workflow-source.js';
 
 export interface SimulatorOptions {
   /** Default 0 (any free port). */
@@ -74,6 +77,18 @@ export interface SimulatorOptions {
   webhooks?: WebhookDispatcherOptions;
 }
 
+export interface AddProjectOptions {
+  account: Account;
+  name?: string;
+  /**
+   * The linked repository, held in memory: a MemoryRepo, or the workflow files (names under
+   * `.eas/workflows/`) of its one commit on branch `main`, tagged `v1`. Default: no workflow file.
+   */
+  workflows?: MemoryRepo | Record<string, string>;
+  /** A real git repository to link instead: its workflow files are read with git on every dispatch. */
+  repoPath?: string;
+}
+
 export interface Simulator {
   /** e.g. http://127.0.0.1:54321 */
   url: string;
@@ -89,7 +104,7 @@ export interface Simulator {
   /** Every request received, in order (control routes included, marked `control: true`). */
   requests: RecordedRequest[];
   addAccount(opts?: AddAccountOptions): Account;
-  addProject(opts: { account: Account; repoPath: string; name?: string }): Project;
+  addProject(opts: AddProjectOptions): Project;
   addToken(opts: AddTokenOptions): string;
   grantRole(token: string, account: Account, role: Role): void;
   injectFault(fault: Fault): void;
@@ -207,7 +222,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return closing;
     },
     addAccount: (opts) => registry.addAccount(opts),
-    addProject: (opts) => registry.addProject(opts),
+    addProject({ account, name, workflows, repoPath }) {
+      if (workflows !== undefined && repoPath !== undefined)
+        throw new Error('addProject: give workflows or repoPath, not both');
+      const repository =
+        repoPath !== undefined
+          ? new GitRepo(repoPath)
+          : workflows instanceof MemoryRepo
+            ? workflows
+            : new MemoryRepo(workflows);
+      return registry.addProject({ account, repository, ...(name !== undefined ? { name } : {}) });
+    },
     addToken: (opts) => registry.addToken(opts),
     grantRole: (token, account, role) => registry.grantRole(token, account, role),
     injectFault: (fault) => faults.add(fault),

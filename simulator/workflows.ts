@@ -20,8 +20,8 @@ import type { EventEmitter } from 'node:events';
 import type { Project } from './accounts.js';
 import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
 import { conflict, notFound } from './errors.js';
-import type { ResolvedRef } from './git.js';
 import type { InputValue, JobSpec, WorkflowSpec } from './workflow-file.js';
+import type { ResolvedRef } from './workflow-source.js';
 import {
   JOB_TERMINAL,
   WORKFLOW_RUN_TERMINAL,

@@ -21,7 +21,7 @@ const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 async function sessionSimulator(host?: string) {
   const sim = await startSimulator({ host, readinessDelayMs: 50 });
   const account = sim.addAccount({ name: 'acme' });
-  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
+  const project = sim.addProject({ account, name: 'app' });
   const token = sim.addToken({ account, role: 'developer' });
   return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id } };
 }

@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { rm } from 'node:fs/promises';
 import { ActionFailure } from '../../src/errors.js';
 import { ServiceClient } from '../../src/service/client.js';
 import {
@@ -18,8 +17,8 @@ import {
 } from '../../src/service/errors.js';
 import { startSimulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
-const WORKFLOW = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const FAST_RETRY = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('ServiceClient against the simulator', () => {
@@ -28,11 +27,10 @@ describe('ServiceClient against the simulator', () => {
   const retries: string[] = [];
   const delays: number[] = [];
   beforeAll(async () => {
-    world = await createWorld({ 'ci.yml': WORKFLOW });
+    world = await createWorld({ 'ci.yml': ONE_BUILD });
   });
   afterAll(async () => {
     await world.sim.close();
-    await rm(world.repo.path, { recursive: true, force: true });
   });
   beforeEach(() => {
     world.sim.reset();
@@ -224,11 +222,11 @@ describe('ServiceClient against the simulator', () => {
   });
 });
 
-/** A simulator for device sessions only: no git repository behind its project. */
+/** A simulator for device sessions only: no workflow file in its project's repository. */
 async function sessionSimulator(host?: string) {
   const sim = await startSimulator({ host, readinessDelayMs: 10 });
   const account = sim.addAccount({ name: 'acme' });
-  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
+  const project = sim.addProject({ account, name: 'app' });
   return { sim, project, token: sim.addToken({ account }) };
 }
 

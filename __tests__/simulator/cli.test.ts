@@ -7,7 +7,7 @@ const CLI = 'build/simulator/cli.js';
 
 let child: ChildProcessWithoutNullStreams | undefined;
 
-// SIGTERM first: the CLI then removes the temporary repository it made; SIGKILL only if it hangs.
+// SIGTERM first; SIGKILL only if it hangs.
 afterEach(async () => {
   const running = child;
   child = undefined;
@@ -34,13 +34,14 @@ function startCli(args: string[]): Promise<string> {
 }
 
 describe('simulator CLI', () => {
-  it('starts with a temporary repo, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
+  it('starts with a repository in memory, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
     const out = await startCli(['--readiness-delay-ms', '10', '--job-duration-ms', '10']);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
     const token = /token \(developer\):\s+(\S+)/.exec(out)![1];
     const projectId = /project id:\s+(\S+)/.exec(out)![1];
     expect(out).toContain('/_sim/state');
 
+    expect(out).toMatch(/repository:\s+in memory, with \.eas\/workflows\/e2e\.yml/);
     const dispatch = await fetch(`${url}/v2/workflows/dispatch`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -56,7 +57,10 @@ describe('simulator CLI', () => {
       data: { runs: unknown[]; projects: Array<{ id: string }> };
     };
     expect(state.data.runs).toHaveLength(1);
-    expect(state.data.projects[0].id).toBe(projectId);
+    expect(state.data.projects[0]).toMatchObject({
+      id: projectId,
+      repository: { kind: 'memory', tags: { v1: expect.any(String) }, workflowFiles: ['e2e.yml'] },
+    });
 
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
     child!.kill('SIGTERM');
@@ -72,7 +76,7 @@ describe('simulator CLI', () => {
   it('--help lists every flag with a description and its default, and every control route', () => {
     const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     const flags = [
-      ['--repo PATH', 'a temporary repository'],
+      ['--repo PATH', 'a repository in memory, with .eas/workflows/e2e.yml'],
       ['--port N', '0 (any free port)'],
       ['--host HOST', '127.0.0.1'],
       ['--readiness-delay-ms N', '3000'],

@@ -22,7 +22,7 @@ beforeAll(async () => {
   sim = await startSimulator({ readinessDelayMs: 10 });
   const account = sim.addAccount({ name: 'acme' });
   // Sessions never touch the project's repository.
-  appId = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' }).id;
+  appId = sim.addProject({ account, name: 'app' }).id;
   token = sim.addToken({ account, role: 'developer' });
 });
 afterAll(() => sim.close());

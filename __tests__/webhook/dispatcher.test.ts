@@ -12,6 +12,7 @@ import { checkWebhookSignature, WebhookSecretError } from '../../src/webhook/sig
 import { parseWebhookBody, type BuildPayload, type SubmissionPayload } from '../../src/webhook/payloads.js';
 import { call, waitFor } from '../simulator/helpers.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { RELEASE } from '../helpers/workflows.js';
 import {
   failTwiceThenAcknowledge,
   startReceiver,
@@ -338,27 +339,11 @@ describe('payloads of completed jobs', () => {
 });
 
 describe('the simulator delivers webhooks for workflow runs', () => {
-  const PIPELINE = `name: Release
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  submit:
-    type: submit
-    needs: [build_ios]
-    params:
-      platform: ios
-  tests:
-    needs: [build_ios]
-`;
   let world: World;
 
   async function setUp(): Promise<Receiver> {
     world = await createWorld(
-      { 'release.yml': PIPELINE },
+      { 'release.yml': RELEASE },
       { defaultJobDurationMs: 20, webhooks: { baseIntervalMs: 20 } },
     );
     cleanups.push(() => world.sim.close());
@@ -399,7 +384,7 @@ jobs:
     await world.sim.webhooks.idle();
 
     const build = run.jobs.find((j) => j.key === 'build_ios')!;
-    const submit = run.jobs.find((j) => j.key === 'submit')!;
+    const submit = run.jobs.find((j) => j.key === 'submit_ios')!;
     expect(r.on('/build')).toHaveLength(3);
     expect(r.on('/submit')).toHaveLength(3);
     const buildPayload = parseWebhookBody(r.on('/build')[2].body);

@@ -19,7 +19,7 @@ let client: ServiceClient;
 beforeAll(async () => {
   sim = await startSimulator({ readinessDelayMs: 10 });
   const account = sim.addAccount({ name: 'acme' });
-  appId = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' }).id;
+  appId = sim.addProject({ account, name: 'app' }).id;
   token = sim.addToken({ account, role: 'developer' });
 });
 afterAll(() => sim.close());
