@@ -104,6 +104,22 @@ Control routes (no auth, loopback only), also listed when the simulator starts:
 ${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path, what]))}`;
 }
 
+/**
+ * `npm run simulator` runs this command under `sh -c`, and npm hands a SIGTERM on to that shell only:
+ * the shell ends, and this process would live on without a parent, holding the port. So under npm the
+ * simulator also closes once its parent is gone.
+ */
+function whenParentGone(callback: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    callback();
+  }, 200);
+  timer.unref();
+}
+
 function nonNegative(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -164,8 +180,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT received'));
   process.on('SIGTERM', () => shutdown('SIGTERM received'));
+  whenParentGone(() => shutdown('npm run simulator ended'));
 
-  console.log(`Simulator listening on ${url}
+  console.log(`Simulator listening on ${url} (process ${process.pid})
 ${columns([
   [`token (${role}):`, token],
   ['project id:', project.id],
@@ -191,7 +208,7 @@ ${columns(
 )}
 
 Environment for the action:
-  SVC_BASE_URL=${url} SVC_TOKEN=${token}
+  SVC_BASE_URL=${url} SVC_TOKEN=${token} SVC_APP_ID=${project.id}
 Press Ctrl-C to stop.`);
 }
 

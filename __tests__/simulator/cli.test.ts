@@ -6,9 +6,18 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 const CLI = 'build/simulator/cli.js';
 
 let child: ChildProcessWithoutNullStreams | undefined;
+/** Simulator processes a test started other than `child` (under npm), stopped if still running. */
+const strays: number[] = [];
 
 // SIGTERM first; SIGKILL only if it hangs.
 afterEach(async () => {
+  for (const pid of strays.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone, as it should be
+    }
+  }
   const running = child;
   child = undefined;
   if (!running || running.exitCode !== null) return;
@@ -19,19 +28,30 @@ afterEach(async () => {
   clearTimeout(timer);
 });
 
-function startCli(args: string[]): Promise<string> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
-  child = spawn(process.execPath, [CLI, ...args]);
+/** Resolves with the output up to the end of the start banner. */
+function banner(started: ChildProcessWithoutNullStreams): Promise<string> {
   let out = '';
   return new Promise((resolve, reject) => {
-    child!.stdout.on('data', (c: Buffer) => {
+    started.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('Press Ctrl-C')) resolve(out);
     });
-    child!.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child!.on('exit', (code) => reject(new Error(`cli exited early (${code}): ${out}`)));
+    started.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    started.on('exit', (code) => reject(new Error(`cli exited early (${code}): ${out}`)));
   });
 }
+
+function startCli(args: string[]): Promise<string> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
+  child = spawn(process.execPath, [CLI, ...args]);
+  return banner(child);
+}
+
+const field = (out: string, pattern: RegExp): string => {
+  const match = pattern.exec(out);
+  if (!match) throw new Error(`${pattern} not in the banner:\n${out}`);
+  return match[1];
+};
 
 describe('simulator CLI', () => {
   it('starts with a repository in memory, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
@@ -120,5 +140,31 @@ describe('simulator CLI', () => {
     expect(routes.length).toBeGreaterThan(20);
     // Service and control routes start their paths in one column.
     expect(new Set(routes.map((l) => l.indexOf('http://'))).size).toBe(1);
+  });
+
+  it('the banner gives every variable the action reads: base URL, token and project id', async () => {
+    const out = await startCli([]);
+    const url = field(out, /listening on (http:\/\/\S+)/);
+    const token = field(out, /token \(developer\):\s+(\S+)/);
+    const projectId = field(out, /project id:\s+(\S+)/);
+    const env = field(out, /Environment for the action:\n\s+(.+)\n/);
+    expect(env.split(' ')).toEqual([`SVC_BASE_URL=${url}`, `SVC_TOKEN=${token}`, `SVC_APP_ID=${projectId}`]);
+  });
+
+  it('npm run simulator stopped with SIGTERM frees its port: a simulator starts on it again', async () => {
+    // npm hands the signal to the shell that runs the script, not to the simulator under it.
+    const npm = spawn('npm', ['run', '--silent', 'simulator', '--', '--port', '0'], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const out = await banner(npm);
+    const url = field(out, /listening on (http:\/\/\S+)/);
+    strays.push(Number(field(out, /\(process (\d+)\)/)));
+    // 'close' comes once every process holding npm's output is gone, the simulator included.
+    const closed = new Promise((resolve) => npm.once('close', resolve));
+    npm.kill('SIGTERM');
+    await closed;
+
+    const again = await startCli(['--port', new URL(url).port]);
+    expect(field(again, /listening on (http:\/\/\S+)/)).toBe(url);
   });
 });
