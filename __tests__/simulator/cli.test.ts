@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 // The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
@@ -12,11 +12,14 @@ const strays: number[] = [];
 // SIGTERM first; SIGKILL only if it hangs.
 afterEach(async () => {
   for (const pid of strays.splice(0)) {
+    // Only if that process id is still this simulator (gone, as it should be, or reused: left alone).
+    let command: string;
     try {
-      process.kill(pid, 'SIGKILL');
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {
-      // already gone, as it should be
+      continue;
     }
+    if (command.includes(CLI)) process.kill(pid, 'SIGKILL');
   }
   const running = child;
   child = undefined;
