@@ -182,10 +182,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM received'));
   whenParentGone(() => shutdown('npm run simulator ended'));
 
-  console.log(`Simulator listening on ${url} (process ${process.pid})
+  console.log(`Simulator listening on ${url}
 ${columns([
   [`token (${role}):`, token],
   ['project id:', project.id],
+  ['process id:', String(process.pid)],
   ['repository:', repoPath ?? `${SAMPLE_REPOSITORY}; --repo PATH links a git repository`],
 ])}
 

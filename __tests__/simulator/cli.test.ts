@@ -161,7 +161,7 @@ describe('simulator CLI', () => {
     });
     const out = await banner(npm);
     const url = field(out, /listening on (http:\/\/\S+)/);
-    strays.push(Number(field(out, /\(process (\d+)\)/)));
+    strays.push(Number(field(out, /process id:\s+(\d+)/)));
     // 'close' comes once every process holding npm's output is gone, the simulator included.
     const closed = new Promise((resolve) => npm.once('close', resolve));
     npm.kill('SIGTERM');
