@@ -48,6 +48,11 @@ const FLAGS = {
   },
   port: { value: 'N', default: '0 (any free port)', describe: 'port to listen on' },
   host: { value: 'HOST', default: '127.0.0.1', describe: 'address to listen on' },
+  'allowed-hosts': {
+    value: 'NAMES',
+    default: '',
+    describe: 'more names clients may send in Host, comma-separated (e.g. host.docker.internal)',
+  },
   'readiness-delay-ms': {
     value: 'N',
     default: '3000',
@@ -100,7 +105,7 @@ A simulator of the service for trying the action locally: it prints a base URL, 
 Flags:
 ${columns(rows)}
 
-Control routes (no auth, loopback only), also listed when the simulator starts:
+Control routes (no auth, loopback only, bodies as Content-Type: application/json), also listed at start:
 ${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path, what]))}`;
 }
 
@@ -152,6 +157,10 @@ async function main(): Promise<void> {
   const sim = await startSimulator({
     port,
     host: values.host ?? '127.0.0.1',
+    allowedHosts: (values['allowed-hosts'] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     readinessDelayMs: nonNegative('readiness-delay-ms', values['readiness-delay-ms'], 3_000),
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
   });
@@ -202,7 +211,7 @@ ${columns(
   [METHOD_WIDTH],
 )}
 
-Control routes (no auth, loopback only):
+Control routes (no auth, loopback only, bodies as Content-Type: application/json):
 ${columns(
   CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]),
   [METHOD_WIDTH],

@@ -75,6 +75,11 @@ export interface SimulatorOptions {
   sessionMinuteMs?: number;
   /** Webhook delivery: attempts (default 5), baseIntervalMs (default 1000), timeoutMs (default 10 000). */
   webhooks?: WebhookDispatcherOptions;
+  /**
+   * Host names (any port) requests may use besides loopback names and the address they reached, e.g.
+   * a name a proxy or a container network maps to the simulator. Other `Host` headers get 403.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface AddProjectOptions {
@@ -192,6 +197,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     timers,
     requests,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -32,7 +32,7 @@ function track(socket: Socket): Socket {
 }
 
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': ONE_BUILD });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { allowedHosts: [HOST] });
   simPort = Number(new URL(world.sim.url).port);
   proxy = createServer((req, res) => {
     // An absolute-URI request: `GET http://svc.test:PORT/v2/... HTTP/1.1`.

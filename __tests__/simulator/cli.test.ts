@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 // The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
@@ -169,5 +170,20 @@ describe('simulator CLI', () => {
 
     const again = await startCli(['--port', new URL(url).port]);
     expect(field(again, /listening on (http:\/\/\S+)/)).toBe(url);
+  });
+
+  it('--allowed-hosts: requests naming one of them in Host are answered, others refused', async () => {
+    const out = await startCli(['--allowed-hosts', 'host.docker.internal, sim.lan']);
+    const url = new URL(field(out, /listening on (http:\/\/\S+)/));
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) =>
+        get(
+          { host: url.hostname, port: url.port, path: '/_sim/state', headers: { host }, agent: false },
+          (res) => resolve(res.resume().statusCode ?? 0),
+        ).on('error', reject),
+      );
+    expect(await status('host.docker.internal:8787')).toBe(200);
+    expect(await status(`sim.lan:${url.port}`)).toBe(200);
+    expect(await status(`elsewhere.example:${url.port}`)).toBe(403);
   });
 });

@@ -110,7 +110,7 @@ describe('fault injection', () => {
     const port = Number(new URL(w.sim.url).port);
     const raw = await rawExchange(
       port,
-      `POST /v2/device-run-sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${w.token}\r\n` +
+      `POST /v2/device-run-sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${w.token}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     const [head, received] = raw.split('\r\n\r\n');
