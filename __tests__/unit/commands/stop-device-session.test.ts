@@ -11,7 +11,8 @@ import {
   stopSession,
 } from '../../../src/commands/stop-device-session.js';
 import { ServiceClient } from '../../../src/service/client.js';
-import { startSimulator, type Simulator } from '../../../simulator/index.js';
+import type { Simulator } from '../../../simulator/index.js';
+import { createWorld } from '../../helpers/world.js';
 import { createTestIO } from '../../fixtures/io.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -22,11 +23,9 @@ let token: string;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sim = await startSimulator({ readinessDelayMs: 10 });
-  const account = sim.addAccount({ name: 'acme' });
-  // Sessions never touch the project's repository.
-  appId = sim.addProject({ account, name: 'app' }).id;
-  token = sim.addToken({ account, role: 'developer' });
+  const world = await createWorld({}, { readinessDelayMs: 10 });
+  ({ sim, token } = world);
+  appId = world.project.id;
 });
 afterAll(() => sim.close());
 beforeEach(() => {
