@@ -13,7 +13,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  makeTempWorkflowRepo,
   startSimulator,
   type DeviceSession,
   type RecordedRequest,
@@ -63,21 +62,19 @@ const ms = (value: number): string => `${Math.round(value)} ms`;
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(2)} MB`;
 
 // ------------------------------------------------------------------------------------------------
-// The world: a simulator with one account, project (a throw-away git repo) and token.
+// The world: a simulator with one account, project (its repository held in memory) and token.
 
 interface World {
   sim: Simulator;
   api: Record<string, string>;
-  repoPath: string;
 }
 
 async function createWorld(options: Parameters<typeof startSimulator>[0] = {}): Promise<World> {
-  const repo = await makeTempWorkflowRepo({ 'bench.yml': WORKFLOW });
   const sim = await startSimulator(options);
   const account = sim.addAccount({ name: 'bench' });
-  const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
+  const project = sim.addProject({ account, workflows: { 'bench.yml': WORKFLOW }, name: 'app' });
   const token = sim.addToken({ account, role: 'developer', robot: true });
-  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id }, repoPath: repo.path };
+  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id } };
 }
 
 /** Service requests (control routes left out) received at or after `since` (epoch ms). */
@@ -565,7 +562,6 @@ async function main(): Promise<void> {
     cli(ours.get(node24));
   } finally {
     await world.sim.close();
-    rmSync(world.repoPath, { recursive: true, force: true });
   }
   console.log('');
   print();

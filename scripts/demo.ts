@@ -1,10 +1,10 @@
 /**
  * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it.
- * Starts the simulator with a throw-away git repository holding a sample workflow, runs the committed
- * dist/ bundles (the root action once, then the sub-actions) and prints each step's log as the runner
- * would render it, with its outputs and job summary. Then the early-start pattern: a device that takes
- * P to provision and an app build that takes B, started one after the other and overlapped, with the
- * time each takes from job start until the tests can start.
+ * Starts the simulator with a project whose repository, held in memory, has a sample workflow, runs
+ * the committed dist/ bundles (the root action once, then the sub-actions) and prints each step's log
+ * as the runner would render it, with its outputs and job summary. Then the early-start pattern: a
+ * device that takes P to provision and an app build that takes B, started one after the other and
+ * overlapped, with the time each takes from job start until the tests can start.
  *
  * Exits non-zero if anything is not as expected; leaves no temporary directory and no active session.
  */
@@ -12,13 +12,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// Every temporary directory of this process (the git repository, each step's runner files) goes
-// under one private root, so "nothing left behind" is a check of one directory, whatever else runs
-// on the machine. os.tmpdir() reads TMPDIR at each call, so this must come before any of them.
+// Every temporary directory of this process (each step's runner files) goes under one private root,
+// so "nothing left behind" is a check of one directory, whatever else runs on the machine.
+// os.tmpdir() reads TMPDIR at each call, so this must come before any of them.
 const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 process.env.TMPDIR = TEMP_ROOT;
 
-const { makeTempWorkflowRepo, startSimulator } = await import('../simulator/index.js');
+const { startSimulator } = await import('../simulator/index.js');
 const { maskWith, renderLog, runAction } = await import('./runner.js');
 const { earlyStartProblems, measureEarlyStart } = await import('./early-start.js');
 type ActionRun = Awaited<ReturnType<typeof runAction>>;
@@ -87,11 +87,10 @@ function show(title: string, run: ActionRun): void {
 }
 
 async function main(): Promise<void> {
-  const repo = await makeTempWorkflowRepo({ 'pr-gate.yml': WORKFLOW });
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
   try {
     const account = sim.addAccount({ name: 'acme' });
-    const project = sim.addProject({ account, repoPath: repo.path, name: 'mobile-app' });
+    const project = sim.addProject({ account, workflows: { 'pr-gate.yml': WORKFLOW }, name: 'mobile-app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
     const api = { 'base-url': sim.url, token };
     console.log(`Simulator at ${sim.url}; project ${project.id}`);
@@ -171,7 +170,6 @@ async function main(): Promise<void> {
     expect(sim.activeSessions().length === 0, 'no session may be left active');
   } finally {
     await sim.close();
-    rmSync(repo.path, { recursive: true, force: true });
   }
 }
 

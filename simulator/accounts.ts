@@ -1,6 +1,7 @@
 /** Accounts, projects, actors (robot or user) and their access tokens; authentication and roles. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError, forbidden, unauthenticated } from './errors.js';
+import type { WorkflowSource } from './workflow-source.js';
 
 export type Role = 'viewer' | 'developer' | 'admin' | 'owner';
 const ROLE_RANK: Record<Role, number> = { viewer: 1, developer: 2, admin: 3, owner: 4 };
@@ -22,8 +23,8 @@ export interface Project {
   id: string;
   name: string;
   account: Account;
-  /** A local git repository the project is linked to (workflow files are read from it). */
-  repoPath: string;
+  /** The repository the project is linked to (workflow files are read from it). */
+  repository: WorkflowSource;
 }
 
 export interface Actor {
@@ -67,12 +68,12 @@ export class Registry {
     return account;
   }
 
-  addProject(opts: { account: Account; repoPath: string; name?: string }): Project {
+  addProject(opts: { account: Account; repository: WorkflowSource; name?: string }): Project {
     const project: Project = {
       id: randomUUID(),
       name: opts.name ?? `project-${this.projects.size + 1}`,
       account: opts.account,
-      repoPath: opts.repoPath,
+      repository: opts.repository,
     };
     this.projects.set(project.id, project);
     return project;

@@ -1,25 +1,58 @@
 /**
  * Runs the simulator as a command (`npm run simulator -- --help` lists the flags). Creates an account,
- * a project linked to --repo (or to a temporary repository with a sample `.eas/workflows/e2e.yml`) and a
- * token, prints how to reach them, and runs until SIGINT/SIGTERM.
+ * a project linked to --repo (or to a repository held in memory with a sample `.eas/workflows/e2e.yml`)
+ * and a token, prints how to reach them, and runs until SIGINT/SIGTERM.
  */
-import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from './accounts.js';
 import { CONTROL_ROUTES } from './control.js';
-import { makeTempWorkflowRepo } from './fixture.js';
 import { startSimulator } from './index.js';
+
+/** The workflow of the repository the project gets without --repo. */
+const SAMPLE_WORKFLOW = `name: End-to-end tests
+on:
+  workflow_dispatch:
+    inputs:
+      profile:
+        type: choice
+        options: [preview, production]
+        default: preview
+        description: Build profile
+      run_tests:
+        type: boolean
+        default: true
+jobs:
+  build_android:
+    name: Build Android
+    type: build
+    params:
+      platform: android
+      profile: \${{ inputs.profile }}
+    outputs:
+      profile: \${{ inputs.profile }}
+  e2e:
+    name: End-to-end tests
+    needs: [build_android]
+    steps:
+      - run: echo testing
+`;
+const SAMPLE_REPOSITORY = 'in memory, with .eas/workflows/e2e.yml (branch main, tag v1)';
 
 /** Every flag, once: parseArgs' options, the help text and the defaults all come from here. */
 const FLAGS = {
   repo: {
     value: 'PATH',
-    default: 'a temporary repository with .eas/workflows/e2e.yml (branch main, tag v1)',
+    default: `a repository ${SAMPLE_REPOSITORY}`,
     describe: 'git repository linked to the project; its .eas/workflows/*.yml can be dispatched',
   },
   port: { value: 'N', default: '0 (any free port)', describe: 'port to listen on' },
   host: { value: 'HOST', default: '127.0.0.1', describe: 'address to listen on' },
+  'allowed-hosts': {
+    value: 'NAMES',
+    default: '',
+    describe: 'more names clients may send in Host, comma-separated (e.g. host.docker.internal)',
+  },
   'readiness-delay-ms': {
     value: 'N',
     default: '3000',
@@ -72,8 +105,24 @@ A simulator of the service for trying the action locally: it prints a base URL, 
 Flags:
 ${columns(rows)}
 
-Control routes (no auth, loopback only), also listed when the simulator starts:
+Control routes (no auth, loopback only, bodies as Content-Type: application/json), also listed at start:
 ${columns(CONTROL_ROUTES.map(([method, path, what]) => [method, path, what]))}`;
+}
+
+/**
+ * `npm run simulator` runs this command under `sh -c`, and npm hands a SIGTERM on to that shell only:
+ * the shell ends, and this process would live on without a parent, holding the port. So under npm the
+ * simulator also closes once its parent is gone.
+ */
+function whenParentGone(callback: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    callback();
+  }, 200);
+  timer.unref();
 }
 
 function nonNegative(name: string, value: string | undefined, fallback: number): number {
@@ -103,47 +152,51 @@ async function main(): Promise<void> {
   const port = nonNegative('port', values.port, 0);
   const role = (values.role ?? 'developer') as Role;
   if (!ROLES.includes(role)) throw new Error(`--role must be one of: ${ROLES.join(', ')}`);
-  const repoPath = values.repo ? resolve(values.repo) : (await makeTempWorkflowRepo()).path;
+  const repoPath = values.repo ? resolve(values.repo) : undefined;
 
   const sim = await startSimulator({
     port,
     host: values.host ?? '127.0.0.1',
+    allowedHosts: (values['allowed-hosts'] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     readinessDelayMs: nonNegative('readiness-delay-ms', values['readiness-delay-ms'], 3_000),
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
   });
   const account = sim.addAccount({ name: 'sim-account' });
-  const project = sim.addProject({ account, repoPath, name: 'sim-project' });
+  const project = sim.addProject({
+    account,
+    name: 'sim-project',
+    ...(repoPath ? { repoPath } : { workflows: { 'e2e.yml': SAMPLE_WORKFLOW } }),
+  });
   const token = sim.addToken({ account, role, robot: true });
   const url = sim.url;
 
-  // Before the banner: whoever reads it may signal at once, and the repository must still go.
+  // Before the banner: whoever reads it may signal at once.
   let stopping = false;
-  const shutdown = (signal: string): void => {
+  const shutdown = (reason: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal} received, closing the simulator`);
-    sim
-      .close()
-      .then(() => (values.repo ? undefined : rm(repoPath, { recursive: true, force: true })))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
+    console.log(`\n${reason}, closing the simulator`);
+    sim.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT received'));
+  process.on('SIGTERM', () => shutdown('SIGTERM received'));
+  whenParentGone(() => shutdown('npm run simulator ended'));
 
   console.log(`Simulator listening on ${url}
 ${columns([
   [`token (${role}):`, token],
   ['project id:', project.id],
-  [
-    'repository:',
-    `${repoPath}${values.repo ? '' : ' (temporary, with .eas/workflows/e2e.yml; branch main, tag v1)'}`,
-  ],
+  ['process id:', String(process.pid)],
+  ['repository:', repoPath ?? `${SAMPLE_REPOSITORY}; --repo PATH links a git repository`],
 ])}
 
 Service routes (Authorization: Bearer <token>):
@@ -166,14 +219,14 @@ ${columns([
   [`${url}/_devices/:id/preview`, 'the browser preview page (iOS)'],
 ])}
 
-Control routes (no auth, loopback only):
+Control routes (no auth, loopback only, bodies as Content-Type: application/json):
 ${columns(
   CONTROL_ROUTES.map(([method, path, what]) => [method, path && `${url}${path}`, what]),
   [METHOD_WIDTH],
 )}
 
 Environment for the action:
-  SVC_BASE_URL=${url} SVC_TOKEN=${token}
+  SVC_BASE_URL=${url} SVC_TOKEN=${token} SVC_APP_ID=${project.id}
 Press Ctrl-C to stop.`);
 }
 

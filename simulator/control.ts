@@ -1,7 +1,8 @@
 /**
  * Control routes under `/_sim/` for people running the simulator as a command and for tests (no auth;
- * loopback only; recorded in `sim.requests` with `control: true`). The list people read is `CONTROL_ROUTES`
- * (printed by the CLI); each entry below implements one line of it.
+ * loopback only; bodies as JSON, web pages refused: request-guard.ts; recorded in `sim.requests` with
+ * `control: true`). The list people read is `CONTROL_ROUTES` (printed by the CLI); each entry below
+ * implements one line of it.
  */
 import type { Registry } from './accounts.js';
 import { parseJobBehaviour, parseSessionBehaviour } from './control-bodies.js';
@@ -75,7 +76,7 @@ export function controlRoutes({ registry, sessions, workflows, faults, reset }: 
             id: p.id,
             name: p.name,
             accountName: p.account.name,
-            repoPath: p.repoPath,
+            repository: p.repository.describe(),
           })),
           runs: workflows.list(),
           sessions: sessions.list(),

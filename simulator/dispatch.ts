@@ -3,11 +3,11 @@
  * at the ref. The service route uses it after authentication; the control route `POST /_sim/runs` uses
  * it to start a run "dispatched by someone else", which a test then follows by id.
  */
-import type { DispatchRequest } from '../src/service/contract.js';
+import { isUuid, type DispatchRequest } from '../src/service/contract.js';
 import type { Project } from './accounts.js';
-import { ApiError, badRequest, isUuid, notFound } from './errors.js';
-import { readCommitMessage, readWorkflowFile, resolveGitRef } from './git.js';
+import { ApiError, badRequest, notFound } from './errors.js';
 import { parseWorkflowFile, validateInputs } from './workflow-file.js';
+import { resolveRef } from './workflow-source.js';
 import type { WorkflowEngine, WorkflowRun } from './workflows.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -20,7 +20,7 @@ export function validateDispatch(body: unknown): DispatchRequest {
   const errors: string[] = [];
   const { appId, gitRef, fileName, inputs } = body;
   if (appId === undefined) errors.push('appId is required');
-  else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
+  else if (typeof appId !== 'string' || !isUuid(appId)) errors.push('appId must be a valid UUID');
   if (gitRef === undefined) errors.push('gitRef is required');
   else if (typeof gitRef !== 'string' || gitRef.trim() === '')
     errors.push('gitRef must be a non-empty string');
@@ -49,10 +49,11 @@ export async function startRun(
   project: Project,
   request: DispatchRequest,
 ): Promise<WorkflowRun> {
-  const ref = await resolveGitRef(project.repoPath, request.gitRef);
+  const repository = project.repository;
+  const ref = await resolveRef(repository, request.gitRef);
   if (!ref)
     throw notFound(`gitRef "${request.gitRef}" does not exist in the repository linked to the project`);
-  const text = await readWorkflowFile(project.repoPath, ref.sha, request.fileName);
+  const text = await repository.workflowFile(ref.sha, request.fileName);
   if (text === null) {
     throw notFound(
       `Workflow file .eas/workflows/${request.fileName} (fileName) not found at ${ref.requestedGitRef}`,
@@ -60,6 +61,6 @@ export async function startRun(
   }
   const spec = parseWorkflowFile(text, request.fileName);
   const inputs = validateInputs(spec.inputs, request.inputs);
-  const message = await readCommitMessage(project.repoPath, ref.sha);
+  const message = await repository.commitMessage(ref.sha);
   return workflows.createRun(project, { ...ref, message }, spec, inputs);
 }

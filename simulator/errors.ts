@@ -1,5 +1,5 @@
 /** Error values the simulated service answers with: `{ "errors": [{ "code", "message" }] }`. */
-import { isUuid as isUuidText } from '../src/service/contract.js';
+import { isUuid } from '../src/service/contract.js';
 
 export interface ErrorEntry {
   code: string;
@@ -42,12 +42,8 @@ export const forbidden = (message: string): ApiError => new ApiError(403, 'FORBI
 export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
 export const conflict = (message: string): ApiError => new ApiError(409, 'CONFLICT', message);
 
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && isUuidText(value);
-}
-
-/** Throws 400 naming `field` unless `value` is a UUID string. */
-export function requireUuid(value: unknown, field: string): string {
+/** Throws 400 naming `field` unless `value` is a UUID (the contract's one pattern). */
+export function requireUuid(value: string, field: string): string {
   if (!isUuid(value)) throw badRequest(`${field} must be a valid UUID`);
   return value;
 }

@@ -1,5 +1,9 @@
-/** Git ref resolution and file reads in a project's linked repository, via `git` with execFile (no shell). */
+/**
+ * A project linked to a real git repository (`--repo PATH`, `addProject({ repoPath })`): refs, commit
+ * messages and workflow files read with `git` through execFile (no shell), on every dispatch.
+ */
 import { execFile } from 'node:child_process';
+import type { WorkflowSource } from './workflow-source.js';
 
 interface GitResult {
   code: number;
@@ -29,58 +33,27 @@ function git(repo: string, args: string[]): Promise<GitResult> {
   });
 }
 
-async function revParseCommit(repo: string, rev: string): Promise<string | null> {
-  const result = await git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
-  const sha = result.stdout.trim();
-  return result.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
-}
+export class GitRepo implements WorkflowSource {
+  constructor(readonly path: string) {}
 
-/**
- * Characters git forbids in ref names (plus `@{`, `..`, whitespace, control characters). A gitRef
- * containing them cannot be a branch, tag or SHA, so it is never handed to rev-parse (where `main~1`
- * or `main^` would otherwise resolve to something that is not what the spec allows).
- */
-const FORBIDDEN_REF = /[\s~^:?*[\\\x00-\x1f\x7f]|\.\.|@\{|\/\/|\/$|\.lock$|\.$/;
-
-export interface ResolvedRef {
-  sha: string;
-  /** `refs/heads/<b>`, `refs/tags/<t>`, the given fully qualified ref, or the full SHA for a SHA. */
-  requestedGitRef: string;
-}
-
-/**
- * Resolves a branch name, tag, full or abbreviated commit SHA, or fully qualified `refs/...` ref.
- * Branches win over tags, and both over SHAs (as in git's own precedence). Returns null if none exists.
- * The caller must already have rejected refs that start with `-`.
- */
-export async function resolveGitRef(repo: string, ref: string): Promise<ResolvedRef | null> {
-  if (ref.startsWith('-') || ref === '' || FORBIDDEN_REF.test(ref)) return null;
-  if (ref.startsWith('refs/')) {
-    const sha = await revParseCommit(repo, ref);
-    return sha ? { sha, requestedGitRef: ref } : null;
+  async commitOf(rev: string): Promise<string | null> {
+    const result = await git(this.path, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    const sha = result.stdout.trim();
+    return result.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
   }
-  for (const prefix of ['refs/heads/', 'refs/tags/']) {
-    const sha = await revParseCommit(repo, prefix + ref);
-    if (sha) return { sha, requestedGitRef: prefix + ref };
-  }
-  if (/^[0-9a-f]{4,64}$/i.test(ref)) {
-    const sha = await revParseCommit(repo, ref.toLowerCase());
-    if (sha) return { sha, requestedGitRef: sha };
-  }
-  return null;
-}
 
-/** Commit subject and body, without the trailing newline. */
-export async function readCommitMessage(repo: string, sha: string): Promise<string> {
-  const result = await git(repo, ['show', '-s', '--format=%B', sha]);
-  return result.code === 0 ? result.stdout.replace(/\s+$/, '') : '';
-}
+  async commitMessage(sha: string): Promise<string> {
+    const result = await git(this.path, ['show', '-s', '--format=%B', sha]);
+    return result.code === 0 ? result.stdout.replace(/\s+$/, '') : '';
+  }
 
-/**
- * Contents of `.eas/workflows/<fileName>` at `sha`, or null when there is no such file. Uses
- * `git cat-file blob` rather than `git show` so that a directory of that name is "not found" too.
- */
-export async function readWorkflowFile(repo: string, sha: string, fileName: string): Promise<string | null> {
-  const result = await git(repo, ['cat-file', 'blob', `${sha}:.eas/workflows/${fileName}`]);
-  return result.code === 0 ? result.stdout : null;
+  /** `git cat-file blob` rather than `git show`, so that a directory of that name is "not found" too. */
+  async workflowFile(sha: string, fileName: string): Promise<string | null> {
+    const result = await git(this.path, ['cat-file', 'blob', `${sha}:.eas/workflows/${fileName}`]);
+    return result.code === 0 ? result.stdout : null;
+  }
+
+  describe(): Record<string, unknown> {
+    return { kind: 'git', path: this.path };
+  }
 }

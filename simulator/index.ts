@@ -21,6 +21,8 @@ import { createSimServer, type RecordedRequest } from './server.js';
 import type { DispatchRequest } from '../src/service/contract.js';
 import { startRun, validateDispatch } from './dispatch.js';
 import { notFound } from './errors.js';
+import { GitRepo } from './git.js';
+import { MemoryRepo } from './memory-repo.js';
 import {
   SessionManager,
   type DeviceSession,
@@ -28,7 +30,8 @@ import {
   type SessionEnd,
 } from './sessions.js';
 import { WorkflowEngine, type JobBehaviour, type WorkflowRun } from './workflows.js';
-import { WebhookDispatcher, webhookControlRoutes, type WebhookDispatcherOptions } from './webhooks.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/delivery.js';
+import { webhookControlRoutes } from './webhooks/routes.js';
 
 export type { Account, AddAccountOptions, AddTokenOptions, Project, Role } from './accounts.js';
 export type { Fault, FaultKind, FaultMatcher } from './faults.js';
@@ -39,22 +42,22 @@ export type {
   SessionBehaviour,
   SessionBehaviourPatch,
   SessionEnd,
-  SessionStatus,
 } from './sessions.js';
 export type {
   JobBehaviour,
   JobCompletedEvent,
   JobError,
-  JobStatus,
   RunCompletedEvent,
-  RunStatus,
   WorkflowJob,
   WorkflowRun,
 } from './workflows.js';
-export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookEvent, WebhookView } from './webhooks.js';
-export { WebhookDispatcher } from './webhooks.js';
+export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookView } from './webhooks/delivery.js';
+export type { JobStatus, RunStatus, SessionStatus } from '../src/service/contract.js';
+export type { WebhookEvent } from '../src/webhook/payloads.js';
+export { WebhookDispatcher } from './webhooks/delivery.js';
 export { CONTROL_ROUTES } from './control.js';
-export { makeWorkflowRepo, makeTempWorkflowRepo, commitFiles, SAMPLE_WORKFLOW } from './fixture.js';
+export { MemoryRepo } from './memory-repo.js';
+export type { WorkflowSource } from './workflow-source.js';
 
 export interface SimulatorOptions {
   /** Default 0 (any free port). */
@@ -73,6 +76,23 @@ export interface SimulatorOptions {
   sessionMinuteMs?: number;
   /** Webhook delivery: attempts (default 5), baseIntervalMs (default 1000), timeoutMs (default 10 000). */
   webhooks?: WebhookDispatcherOptions;
+  /**
+   * Host names (any port) requests may use besides loopback names and the address they reached, e.g.
+   * a name a proxy or a container network maps to the simulator. Other `Host` headers get 403.
+   */
+  allowedHosts?: readonly string[];
+}
+
+export interface AddProjectOptions {
+  account: Account;
+  name?: string;
+  /**
+   * The linked repository, held in memory: a MemoryRepo, or the workflow files (names under
+   * `.eas/workflows/`) of its one commit on branch `main`, tagged `v1`. Default: no workflow file.
+   */
+  workflows?: MemoryRepo | Record<string, string>;
+  /** A real git repository to link instead: its workflow files are read with git on every dispatch. */
+  repoPath?: string;
 }
 
 export interface Simulator {
@@ -90,7 +110,7 @@ export interface Simulator {
   /** Every request received, in order (control routes included, marked `control: true`). */
   requests: RecordedRequest[];
   addAccount(opts?: AddAccountOptions): Account;
-  addProject(opts: { account: Account; repoPath: string; name?: string }): Project;
+  addProject(opts: AddProjectOptions): Project;
   addToken(opts: AddTokenOptions): string;
   grantRole(token: string, account: Account, role: Role): void;
   injectFault(fault: Fault): void;
@@ -178,6 +198,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     timers,
     requests,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -208,7 +229,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return closing;
     },
     addAccount: (opts) => registry.addAccount(opts),
-    addProject: (opts) => registry.addProject(opts),
+    addProject({ account, name, workflows, repoPath }) {
+      if (workflows !== undefined && repoPath !== undefined)
+        throw new Error('addProject: give workflows or repoPath, not both');
+      const repository =
+        repoPath !== undefined
+          ? new GitRepo(repoPath)
+          : workflows instanceof MemoryRepo
+            ? workflows
+            : new MemoryRepo(workflows);
+      return registry.addProject({ account, repository, ...(name !== undefined ? { name } : {}) });
+    },
     addToken: (opts) => registry.addToken(opts),
     grantRole: (token, account, role) => registry.grantRole(token, account, role),
     injectFault: (fault) => faults.add(fault),

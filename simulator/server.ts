@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import type { Timers } from './clock.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { Fault, FaultRegistry } from './faults.js';
+import { refusal } from './request-guard.js';
 
 export interface RecordedRequest {
   method: string;
@@ -112,6 +113,8 @@ export interface SimServerOptions {
   faults: FaultRegistry;
   timers: Timers;
   requests: RecordedRequest[];
+  /** Names besides loopback ones that requests may use in `Host` (see request-guard.ts). */
+  allowedHosts?: readonly string[];
 }
 
 export interface SimServer {
@@ -238,6 +241,8 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     if (tooLarge) {
       return write(res, record, { status: 413, body: badRequest('The request body is too large').toBody() });
     }
+    const refused = refusal(req.headers, socket, control, text !== '', opts.allowedHosts);
+    if (refused) return write(res, record, { status: refused.status, body: refused.toBody() });
     const ctx: RequestContext = { method, pathname, headers: req.headers, rawBody: text };
     if (control) {
       if (!isLoopback(socket.remoteAddress)) {

@@ -5,6 +5,7 @@
  * a field this checks.
  */
 import {
+  isUuid,
   PLATFORMS,
   SESSION_LIMITS,
   SESSION_TYPES,
@@ -13,15 +14,7 @@ import {
   type SessionType,
 } from '../src/service/contract.js';
 import type { Account } from './accounts.js';
-import { ApiError, badRequest, isUuid } from './errors.js';
-
-export type { Platform, SessionType } from '../src/service/contract.js';
-export { SESSION_TYPES } from '../src/service/contract.js';
-
-export const MAX_DURATION_MINUTES = SESSION_LIMITS.maxDurationMinutes;
-export const MAX_IDLE_MINUTES_EXCLUSIVE = SESSION_LIMITS.maxIdleTimeMinutesExclusive;
-export const MAX_NAME_LENGTH = SESSION_LIMITS.nameLength;
-export const MAX_ARCHIVE_URL_LENGTH = SESSION_LIMITS.applicationArchiveUrlLength;
+import { ApiError, badRequest } from './errors.js';
 
 /** A valid create request, with the service's default `type` applied. */
 export type SessionRequest = CreateSessionRequest & { type: SessionType };
@@ -70,7 +63,7 @@ export function validateSessionRequest(body: unknown): SessionRequest {
 
   const appId = body['appId'];
   if (appId === undefined) errors.push('appId is required');
-  else if (!isUuid(appId)) errors.push('appId must be a valid UUID');
+  else if (typeof appId !== 'string' || !isUuid(appId)) errors.push('appId must be a valid UUID');
 
   const platform = body['platform'];
   if (platform === undefined) errors.push('platform is required (android or ios)');
@@ -80,7 +73,8 @@ export function validateSessionRequest(body: unknown): SessionRequest {
   const name = str('name');
   if (name !== undefined) {
     if (name.trim() === '') errors.push('name must not be blank');
-    else if (name.length > MAX_NAME_LENGTH) errors.push(`name must be at most ${MAX_NAME_LENGTH} characters`);
+    else if (name.length > SESSION_LIMITS.nameLength)
+      errors.push(`name must be at most ${SESSION_LIMITS.nameLength} characters`);
   }
 
   let type: SessionType = 'agent-device';
@@ -100,14 +94,15 @@ export function validateSessionRequest(body: unknown): SessionRequest {
   const maxDurationMinutes = int('maxDurationMinutes');
   if (
     maxDurationMinutes !== undefined &&
-    (maxDurationMinutes < 0 || maxDurationMinutes > MAX_DURATION_MINUTES)
+    (maxDurationMinutes < 0 || maxDurationMinutes > SESSION_LIMITS.maxDurationMinutes)
   ) {
-    errors.push(`maxDurationMinutes must be between 0 and ${MAX_DURATION_MINUTES} inclusive`);
+    errors.push(`maxDurationMinutes must be between 0 and ${SESSION_LIMITS.maxDurationMinutes} inclusive`);
   }
   const maxIdleTimeMinutes = int('maxIdleTimeMinutes');
   if (maxIdleTimeMinutes !== undefined) {
-    if (maxIdleTimeMinutes <= 0 || maxIdleTimeMinutes >= MAX_IDLE_MINUTES_EXCLUSIVE) {
-      errors.push(`maxIdleTimeMinutes must be positive and less than ${MAX_IDLE_MINUTES_EXCLUSIVE}`);
+    const below = SESSION_LIMITS.maxIdleTimeMinutesExclusive;
+    if (maxIdleTimeMinutes <= 0 || maxIdleTimeMinutes >= below) {
+      errors.push(`maxIdleTimeMinutes must be positive and less than ${below}`);
     } else if (maxDurationMinutes !== undefined && maxIdleTimeMinutes >= maxDurationMinutes) {
       errors.push('maxIdleTimeMinutes must be smaller than maxDurationMinutes');
     }
@@ -119,13 +114,16 @@ export function validateSessionRequest(body: unknown): SessionRequest {
 
   let buildId: string | undefined;
   if (has('buildId')) {
-    if (isUuid(body['buildId'])) buildId = body['buildId'];
+    const value = body['buildId'];
+    if (typeof value === 'string' && isUuid(value)) buildId = value;
     else errors.push('buildId must be a valid UUID');
   }
   const applicationArchiveUrl = str('applicationArchiveUrl');
   if (applicationArchiveUrl !== undefined) {
-    if (applicationArchiveUrl.length > MAX_ARCHIVE_URL_LENGTH) {
-      errors.push(`applicationArchiveUrl must be at most ${MAX_ARCHIVE_URL_LENGTH} characters`);
+    if (applicationArchiveUrl.length > SESSION_LIMITS.applicationArchiveUrlLength) {
+      errors.push(
+        `applicationArchiveUrl must be at most ${SESSION_LIMITS.applicationArchiveUrlLength} characters`,
+      );
     } else if (!isHttpUrl(applicationArchiveUrl)) {
       errors.push('applicationArchiveUrl must be an http or https URL');
     }
@@ -206,7 +204,7 @@ export function applyAccountRules(account: Account, request: SessionRequest): nu
       'FEATURE_NOT_ENABLED',
     );
   }
-  const limit = Math.min(account.maxDurationLimitMinutes, MAX_DURATION_MINUTES);
+  const limit = Math.min(account.maxDurationLimitMinutes, SESSION_LIMITS.maxDurationMinutes);
   const duration = request.maxDurationMinutes;
   if (duration !== undefined && duration > limit) {
     throw badRequest(

@@ -24,7 +24,6 @@ import { controllerUrls } from './controllers/common.js';
 import { notFound } from './errors.js';
 import type { SessionRequest } from './session-request.js';
 
-export type { SessionStatus } from '../src/service/contract.js';
 /** The contract's `remoteConfig`, plus the fields of `extraRemoteConfigFields`. */
 export type RemoteConfig = RemoteConfigResource & Record<string, unknown>;
 

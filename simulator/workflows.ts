@@ -20,8 +20,8 @@ import type { EventEmitter } from 'node:events';
 import type { Project } from './accounts.js';
 import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
 import { conflict, notFound } from './errors.js';
-import type { ResolvedRef } from './git.js';
 import type { InputValue, JobSpec, WorkflowSpec } from './workflow-file.js';
+import type { ResolvedRef } from './workflow-source.js';
 import {
   JOB_TERMINAL,
   WORKFLOW_RUN_TERMINAL,
@@ -30,8 +30,6 @@ import {
   type WorkflowJobResource,
   type WorkflowRunResource,
 } from '../src/service/contract.js';
-
-export type { JobStatus, RunStatus } from '../src/service/contract.js';
 
 /** Element of a job's `errors` (the spec does not show the shape; this is the simulator's). */
 export interface JobError {

@@ -7,6 +7,7 @@
  */
 import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../helpers/run-action.js';
 import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 const ACTIONS = ['start-device-session', 'root'] as const;
@@ -24,10 +25,7 @@ function expectMaskedFirst(run: ActionRun, secret: string): void {
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld(
-    { 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' },
-    { readinessDelayMs: 120 },
-  );
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 120 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
@@ -373,7 +371,7 @@ describe('start-device-session failures before a session exists', () => {
   it('reports a viewer token as 403 and creates nothing; the feature not enabled as 400', async () => {
     const viewer = world.sim.addToken({ account: world.account, role: 'viewer' });
     const account = world.sim.addAccount({ name: 'no-devices', deviceSessions: false });
-    const project = world.sim.addProject({ account, repoPath: world.repo.path });
+    const project = world.sim.addProject({ account });
     const owner = world.sim.addToken({ account, role: 'owner' });
     const [forbidden, disabled] = await Promise.all([
       start('start-device-session', { token: viewer }),

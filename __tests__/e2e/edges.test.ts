@@ -11,20 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { runAction, type ActionRun, type RunOptions } from '../helpers/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import type { Simulator } from '../../simulator/index.js';
+import { createWorld, type World } from '../helpers/world.js';
 import { errorLines } from '../security/audit.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-/** A simulator for device sessions only (no git repository behind its project). */
-async function sessionSimulator(host?: string) {
-  const sim = await startSimulator({ host, readinessDelayMs: 50 });
-  const account = sim.addAccount({ name: 'acme' });
-  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
-  const token = sim.addToken({ account, role: 'developer' });
-  return { sim, api: { token, 'base-url': sim.url, 'app-id': project.id } };
-}
 
 const apiRequests = (sim: Simulator) => sim.requests.filter((request) => !request.control);
 
@@ -47,9 +39,9 @@ function expectOneError(run: ActionRun): string {
 }
 
 describe('edges on node24', () => {
-  let world: Awaited<ReturnType<typeof sessionSimulator>>;
+  let world: World;
   beforeAll(async () => {
-    world = await sessionSimulator();
+    world = await createWorld({}, { readinessDelayMs: 50 });
   });
   afterAll(() => world.sim.close());
   beforeEach(() => world.sim.reset());
@@ -164,7 +156,7 @@ if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 end-to
 
 (IPV6 ? describe : describe.skip)('IPv6 base URL on node24', () => {
   it('start-device-session and its post step work against http://[::1]:PORT', async () => {
-    const { sim, api } = await sessionSimulator('::1');
+    const { sim, api } = await createWorld({}, { host: '::1', readinessDelayMs: 50 });
     try {
       expect(api['base-url']).toMatch(/^http:\/\/\[::1\]:\d+$/);
       const inputs = { ...api, platform: 'android', type: 'appium', 'poll-interval-seconds': '0.05' };

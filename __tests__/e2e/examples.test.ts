@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { renderLog, runAction, ROOT, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, until, type World } from '../helpers/world.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../helpers/workflows.js';
 
 const DIR = join(ROOT, 'docs', 'examples');
 const UPDATE = process.env.UPDATE_EXAMPLES === '1';
@@ -30,26 +31,11 @@ afterAll(async () => {
 });
 beforeEach(() => world.sim.reset());
 
-const WORKFLOW = `name: Pull request checks
-on:
-  workflow_dispatch: {}
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  build_android:
-    name: Build Android
-    type: build
-    params:
-      platform: android
-  e2e:
-    name: End-to-end tests
-    needs: [build_ios, build_android]
-    steps:
-      - run: npm test
-`;
+const WORKFLOW = workflow('Pull request checks', {
+  ...BUILD_IOS,
+  build_android: { name: 'Build Android', ...BUILD_ANDROID.build_android },
+  e2e: { name: 'End-to-end tests', needs: ['build_ios', 'build_android'], steps: [{ run: 'npm test' }] },
+});
 
 interface Example {
   file: string;

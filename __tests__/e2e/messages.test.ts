@@ -53,7 +53,7 @@ test('a token that was sent but stripped on the way: the error says the header d
   const simPort = Number(new URL(world.sim.url).port);
   // A gateway in front of the service that drops the Authorization header.
   const gateway: Server = createServer((req, res) => {
-    const headers = { ...req.headers };
+    const headers = { ...req.headers, host: `127.0.0.1:${simPort}` };
     delete headers.authorization;
     const upstream = request(
       { host: '127.0.0.1', port: simPort, method: req.method, path: req.url, headers },

@@ -6,8 +6,9 @@
  */
 import { RUNTIMES, runStep, runStepPost } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { buildPayload } from '../../simulator/webhooks.js';
+import { buildPayload } from '../../simulator/webhooks/payloads.js';
 import type { JobCompletedEvent } from '../../simulator/index.js';
 
 const runtime = 'node20';
@@ -15,10 +16,7 @@ const SECRET = 'whsec-smoke-0123456789abcdef';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld(
-    { 'ci.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' },
-    { defaultJobDurationMs: 30, readinessDelayMs: 50 },
-  );
+  world = await createWorld({ 'ci.yml': ONE_BUILD }, { defaultJobDurationMs: 30, readinessDelayMs: 50 });
 });
 afterAll(() => world.sim.close());
 afterEach(() => {

@@ -11,19 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
-
-const GATE = `name: Gate
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  test:
-    name: Tests
-    needs: [build_ios]
-`;
+import { GATE } from '../helpers/workflows.js';
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const PR_NUMBER = 42;

@@ -8,9 +8,9 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { rm } from 'node:fs/promises';
 import { renderLog, runAction, runPost } from '../helpers/run-action.js';
 import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 import { errorLines } from '../security/audit.js';
 
 const HOST = 'svc.test';
@@ -32,7 +32,7 @@ function track(socket: Socket): Socket {
 }
 
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { allowedHosts: [HOST] });
   simPort = Number(new URL(world.sim.url).port);
   proxy = createServer((req, res) => {
     // An absolute-URI request: `GET http://svc.test:PORT/v2/... HTTP/1.1`.
@@ -82,7 +82,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => proxy.close(resolve));
   await world.sim.close();
-  await rm(world.repo.path, { recursive: true, force: true });
 });
 
 const runWorkflow = (env: Record<string, string>) =>

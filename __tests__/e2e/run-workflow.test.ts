@@ -9,38 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStep, type ActionRun, type StepOptions } from '../helpers/run-action.js';
 import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../helpers/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
-const GATE = `name: Gate
-on:
-  workflow_dispatch:
-    inputs:
-      profile:
-        type: choice
-        options: [preview, production]
-        default: preview
-        required: true
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  build_android:
-    type: build
-    params:
-      platform: android
-  test:
-    name: Tests
-    needs: [build_ios]
-    outputs:
-      result: passed
-  submit:
-    type: submit
-    needs: [test, build_android]
-    params:
-      platform: ios
-`;
+const GATE = workflow(
+  'Gate',
+  {
+    ...BUILD_IOS,
+    ...BUILD_ANDROID,
+    test: { name: 'Tests', needs: ['build_ios'], outputs: { result: 'passed' } },
+    submit: { type: 'submit', needs: ['test', 'build_android'], params: { platform: 'ios' } },
+  },
+  { profile: { type: 'choice', options: ['preview', 'production'], default: 'preview', required: true } },
+);
 
 const APPROVAL = `name: Release
 on: workflow_dispatch

@@ -12,15 +12,13 @@ import {
   type StepOptions,
 } from '../helpers/run-action.js';
 import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld(
-    { 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' },
-    { readinessDelayMs: 100 },
-  );
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 100 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

@@ -5,32 +5,12 @@
  */
 import { runStep, type ActionRun, type StepOptions } from '../helpers/run-action.js';
 import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import { STORE } from '../helpers/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
-
-const PIPELINE = `name: Store
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  build_android:
-    type: build
-    params:
-      platform: android
-  submit:
-    type: submit
-    needs: [build_ios, build_android]
-    params:
-      platform: ios
-    outputs:
-      track: beta
-`;
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'store.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  world = await createWorld({ 'store.yml': STORE }, { defaultJobDurationMs: 40 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

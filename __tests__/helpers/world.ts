@@ -1,7 +1,10 @@
-/** A simulator with one account, one project linked to a throw-away git repository, and a developer token. */
-import { rm } from 'node:fs/promises';
+/**
+ * The one builder of test worlds: a simulator with an account ("acme"), a project ("app") whose
+ * repository is held in memory (no git process, no file), a developer robot token, and tokens of the
+ * other roles for permission tests.
+ */
 import {
-  makeTempWorkflowRepo,
+  MemoryRepo,
   startSimulator,
   type SimulatorOptions,
   type Simulator,
@@ -10,34 +13,48 @@ import {
 } from '../../simulator/index.js';
 
 export interface World {
-  /** `sim.close()` also removes the world's git repository, so every test file that closes its simulator leaves no temp dir behind. */
   sim: Simulator;
   account: Account;
   project: Project;
+  /** The project's repository: `main` and the tag `v1` point to `repo.headSha`; `repo.commit()` adds one. */
+  repo: MemoryRepo;
+  /** Developer robot token on the project's account. */
   token: string;
-  repo: { path: string; headSha: string };
+  /** Personal access tokens of a viewer and an owner, a robot admin token, on the project's account. */
+  viewer: string;
+  admin: string;
+  owner: string;
+  /** A valid token with a role only on another account. */
+  stranger: string;
   /** Inputs every API command needs. */
   api: { token: string; 'base-url': string; 'app-id': string };
 }
 
+/**
+ * A world whose project has `workflows`: a MemoryRepo, or the files (names under `.eas/workflows/`) of
+ * its one commit on `main`, tagged `v1`.
+ */
 export async function createWorld(
-  files: Record<string, string>,
+  workflows: Record<string, string> | MemoryRepo = {},
   options: SimulatorOptions = {},
 ): Promise<World> {
-  const repo = await makeTempWorkflowRepo(files);
-  const sim = await startSimulator(options).catch(async (error: unknown) => {
-    await rm(repo.path, { recursive: true, force: true });
-    throw error;
-  });
-  // The repository lives as long as the simulator that reads it: one close ends both. Without this
-  // every world left a git repository in the temp directory (~150 per `npm test`).
-  const closeServer = sim.close.bind(sim);
-  let closing: Promise<void> | undefined;
-  sim.close = () => (closing ??= closeServer().then(() => rm(repo.path, { recursive: true, force: true })));
+  const sim = await startSimulator(options);
   const account = sim.addAccount({ name: 'acme' });
-  const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
+  const repo = workflows instanceof MemoryRepo ? workflows : new MemoryRepo(workflows);
+  const project = sim.addProject({ account, workflows: repo, name: 'app' });
   const token = sim.addToken({ account, role: 'developer', robot: true });
-  return { sim, account, project, token, repo, api: { token, 'base-url': sim.url, 'app-id': project.id } };
+  return {
+    sim,
+    account,
+    project,
+    repo,
+    token,
+    viewer: sim.addToken({ account, role: 'viewer', robot: false }),
+    admin: sim.addToken({ account, role: 'admin' }),
+    owner: sim.addToken({ account, role: 'owner', robot: false }),
+    stranger: sim.addToken({ account: sim.addAccount({ name: 'other' }), role: 'owner' }),
+    api: { token, 'base-url': sim.url, 'app-id': project.id },
+  };
 }
 
 /** Waits until `check` returns a value (polling the in-process simulator), or throws after `ms`. */

@@ -5,7 +5,6 @@
  * resource than the one asked for.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { rm } from 'node:fs/promises';
 import { ActionFailure } from '../../src/errors.js';
 import { ServiceClient } from '../../src/service/client.js';
 import {
@@ -16,14 +15,14 @@ import {
 } from '../../src/service/contract.js';
 import { ResponseFormatError } from '../../src/service/errors.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { RELEASE } from '../helpers/workflows.js';
 
-const WORKFLOW = 'jobs:\n  build:\n    type: build\n  submit:\n    type: submit\n    needs: [build]\n';
 const fieldsOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
 
 let world: World;
 let client: ServiceClient;
 beforeEach(async () => {
-  world = await createWorld({ 'ci.yml': WORKFLOW }, { readinessDelayMs: 10, defaultJobDurationMs: 10 });
+  world = await createWorld({ 'ci.yml': RELEASE }, { readinessDelayMs: 10, defaultJobDurationMs: 10 });
   client = new ServiceClient({
     baseUrl: world.sim.url,
     token: world.token,
@@ -33,7 +32,6 @@ beforeEach(async () => {
 afterEach(async () => {
   client.dispose();
   await world.sim.close();
-  await rm(world.repo.path, { recursive: true, force: true });
 });
 
 const apiRequests = () => world.sim.requests.filter((request) => !request.control);

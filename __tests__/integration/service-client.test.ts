@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { rm } from 'node:fs/promises';
 import { ActionFailure } from '../../src/errors.js';
 import { ServiceClient } from '../../src/service/client.js';
 import {
@@ -16,10 +15,9 @@ import {
   RetriesExhaustedError,
   ServiceError,
 } from '../../src/service/errors.js';
-import { startSimulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
-const WORKFLOW = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const FAST_RETRY = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('ServiceClient against the simulator', () => {
@@ -28,11 +26,10 @@ describe('ServiceClient against the simulator', () => {
   const retries: string[] = [];
   const delays: number[] = [];
   beforeAll(async () => {
-    world = await createWorld({ 'ci.yml': WORKFLOW });
+    world = await createWorld({ 'ci.yml': ONE_BUILD });
   });
   afterAll(async () => {
     await world.sim.close();
-    await rm(world.repo.path, { recursive: true, force: true });
   });
   beforeEach(() => {
     world.sim.reset();
@@ -224,19 +221,11 @@ describe('ServiceClient against the simulator', () => {
   });
 });
 
-/** A simulator for device sessions only: no git repository behind its project. */
-async function sessionSimulator(host?: string) {
-  const sim = await startSimulator({ host, readinessDelayMs: 10 });
-  const account = sim.addAccount({ name: 'acme' });
-  const project = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' });
-  return { sim, project, token: sim.addToken({ account }) };
-}
-
 describe('answers the service might send', () => {
-  let world: Awaited<ReturnType<typeof sessionSimulator>>;
+  let world: World;
   let client: ServiceClient;
   beforeEach(async () => {
-    world = await sessionSimulator();
+    world = await createWorld({}, { readinessDelayMs: 10 });
     client = new ServiceClient({ baseUrl: world.sim.url, token: world.token, retry: ONE_ATTEMPT });
   });
   afterEach(async () => {
@@ -405,7 +394,7 @@ describe('limits of one attempt', () => {
 
 describe('base URLs', () => {
   it('a 404 under a base URL that ends in /v2 says to drop it', async () => {
-    const world = await sessionSimulator();
+    const world = await createWorld({}, { readinessDelayMs: 10 });
     const client = new ServiceClient({
       baseUrl: `${world.sim.url}/v2`,
       token: world.token,
@@ -426,7 +415,7 @@ describe('base URLs', () => {
 
   if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 base URL test is skipped.');
   (IPV6 ? it : it.skip)('an IPv6 literal base URL (http://[::1]:PORT) works', async () => {
-    const { sim, project, token } = await sessionSimulator('::1');
+    const { sim, project, token } = await createWorld({}, { host: '::1', readinessDelayMs: 10 });
     const client = new ServiceClient({ baseUrl: sim.url, token });
     try {
       expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);

@@ -5,6 +5,7 @@
  */
 import { runAction, type ActionRun } from '../helpers/run-action.js';
 import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 import { errorLines } from './audit.js';
 
 import { CASES, TOKEN } from '../helpers/hostile-cases.js';
@@ -24,7 +25,7 @@ describe('hostile-input matrix', () => {
   const results = new Map<string, ActionRun>();
 
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
     const base: Record<string, Record<string, string>> = {
       'run-workflow': { ...world.api, token: TOKEN, workflow: 'e2e.yml', 'git-ref': 'main' },
       'start-device-session': { ...world.api, token: TOKEN, platform: 'ios' },

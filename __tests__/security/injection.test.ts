@@ -7,7 +7,6 @@
  * parser (audit.ts). Run through the built dist/ against the simulator.
  */
 import { createHmac } from 'node:crypto';
-import { commitFiles } from '../../simulator/index.js';
 import { runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
 import { renderLog } from '../helpers/run-action.js';
@@ -115,7 +114,7 @@ describe('workflow-command injection', () => {
     });
 
   it('run-workflow: a hostile commit message, job names from the workflow file and job outputs', async () => {
-    await commitFiles(world.repo.path, {}, hostile('commit message'));
+    world.repo.commit({}, hostile('commit message'));
     world.sim.setJobBehaviour('build', { outcome: 'failure', errorMessage: hostile('job error') });
     const run = await runWorkflow();
     expect(run.exitCode).toBe(1);

@@ -13,18 +13,9 @@ import { join } from 'node:path';
 import type { Fault } from '../../simulator/index.js';
 import { runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, until, type World } from '../helpers/world.js';
+import { GATE } from '../helpers/workflows.js';
 import { buildPayload, errorLines, neverInFiles, secretFindings } from './audit.js';
 
-const GATE = `name: Gate
-on: workflow_dispatch
-jobs:
-  build:
-    name: Build iOS
-    type: build
-  test:
-    name: Tests
-    needs: [build]
-`;
 const FAST = { 'poll-interval-seconds': '0.05' };
 const RUNTIME = 'node24';
 const SESSIONS = '/v2/device-run-sessions';

@@ -1,25 +1,10 @@
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo } from '../../simulator/index.js';
-import { call, errorCodes, errorMessages, UNKNOWN_UUID, world, type World } from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { call, errorCodes, errorMessages, UNKNOWN_UUID } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
-const WORKFLOW = `on: workflow_dispatch
-jobs:
-  only:
-    steps:
-      - run: echo hi
-`;
-
-let repoPath: string;
+const WORKFLOWS = { 'ci.yml': ONE_BUILD };
 let w: World;
-
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'ci.yml': WORKFLOW })).path;
-});
-
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await w?.sim.close();
@@ -27,11 +12,11 @@ afterEach(async () => {
 
 async function fixtures(): Promise<{ sessionId: string; runId: string }> {
   const session = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, platform: 'android' },
   });
   const run = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, gitRef: 'main', fileName: 'ci.yml' },
   });
   expect(session.status).toBe(200);
@@ -62,7 +47,7 @@ function bodyFor(e: Endpoint): unknown {
 
 describe('authentication and authorization', () => {
   it.each(ENDPOINTS)('$name: no Authorization header → 400 UNAUTHORIZED_ERROR', async (e) => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const ids = await fixtures();
     const reply = await call(w.sim, e.method, e.path(ids), { body: bodyFor(e) });
     expect(reply.status).toBe(400);
@@ -71,7 +56,7 @@ describe('authentication and authorization', () => {
   });
 
   it.each(ENDPOINTS)('$name: unknown bearer token → 401', async (e) => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const ids = await fixtures();
     const reply = await call(w.sim, e.method, e.path(ids), { token: 'svc_robot_nope', body: bodyFor(e) });
     expect(reply.status).toBe(401);
@@ -79,15 +64,15 @@ describe('authentication and authorization', () => {
   });
 
   it('a non-Bearer Authorization header → 401', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const reply = await call(w.sim, 'GET', `/v2/workflows/runs/${UNKNOWN_UUID}`, {
-      headers: { authorization: `Basic ${w.dev}` },
+      headers: { authorization: `Basic ${w.token}` },
     });
     expect(reply.status).toBe(401);
   });
 
   it.each(ENDPOINTS)('$name: token with no role on the project account → 403', async (e) => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const ids = await fixtures();
     const reply = await call(w.sim, e.method, e.path(ids), { token: w.stranger, body: bodyFor(e) });
     expect(reply.status).toBe(403);
@@ -96,7 +81,7 @@ describe('authentication and authorization', () => {
   });
 
   it('viewer may read sessions and runs but not create, stop or dispatch (403 naming the permission)', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const ids = await fixtures();
     expect(
       (await call(w.sim, 'GET', `/v2/device-run-sessions/${ids.sessionId}`, { token: w.viewer })).status,
@@ -130,8 +115,8 @@ describe('authentication and authorization', () => {
   });
 
   it('developer, admin and owner may create sessions and dispatch; personal tokens work too', async () => {
-    w = await world(repoPath);
-    for (const token of [w.dev, w.admin, w.owner]) {
+    w = await createWorld(WORKFLOWS);
+    for (const token of [w.token, w.admin, w.owner]) {
       const s = await call(w.sim, 'POST', '/v2/device-run-sessions', {
         token,
         body: { appId: w.project.id, platform: 'android' },
@@ -153,7 +138,7 @@ describe('authentication and authorization', () => {
   });
 
   it('grantRole gives an existing token access to another account', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const ids = await fixtures();
     expect((await call(w.sim, 'GET', `/v2/workflows/runs/${ids.runId}`, { token: w.stranger })).status).toBe(
       403,
@@ -169,17 +154,17 @@ describe('authentication and authorization', () => {
     ['POST', '/v2/device-run-sessions/1234/stop', /deviceRunSessionId/],
     ['GET', '/v2/workflows/runs/abc', /workflowRunId/],
   ])('%s %s: invalid UUID in the path → 400 naming it', async (method, path, field) => {
-    w = await world(repoPath);
-    const reply = await call(w.sim, method, path, { token: w.dev });
+    w = await createWorld(WORKFLOWS);
+    const reply = await call(w.sim, method, path, { token: w.token });
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(field);
   });
 
   it('invalid UUID in the body → 400 naming appId', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     for (const path of ['/v2/device-run-sessions', '/v2/workflows/dispatch']) {
       const reply = await call(w.sim, 'POST', path, {
-        token: w.dev,
+        token: w.token,
         body: { appId: 'nope', platform: 'ios', gitRef: 'main', fileName: 'ci.yml' },
       });
       expect(reply.status).toBe(400);
@@ -192,20 +177,20 @@ describe('authentication and authorization', () => {
     ['POST', `/v2/device-run-sessions/${UNKNOWN_UUID}/stop`],
     ['GET', `/v2/workflows/runs/${UNKNOWN_UUID}`],
   ])('%s %s: unknown id → 404', async (method, path) => {
-    w = await world(repoPath);
-    const reply = await call(w.sim, method, path, { token: w.dev });
+    w = await createWorld(WORKFLOWS);
+    const reply = await call(w.sim, method, path, { token: w.token });
     expect(reply.status).toBe(404);
     expect(errorCodes(reply)).toEqual(['NOT_FOUND']);
   });
 
   it('unknown project → 404 on create and dispatch', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const s = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       body: { appId: UNKNOWN_UUID, platform: 'ios' },
     });
     const d = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-      token: w.dev,
+      token: w.token,
       body: { appId: UNKNOWN_UUID, gitRef: 'main', fileName: 'ci.yml' },
     });
     expect([s.status, d.status]).toEqual([404, 404]);
@@ -213,7 +198,7 @@ describe('authentication and authorization', () => {
   });
 
   it('check order: header → token → UUID format → existence → permission', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     const bad = '/v2/workflows/runs/not-a-uuid';
     const unknown = `/v2/workflows/runs/${UNKNOWN_UUID}`;
     expect(errorCodes(await call(w.sim, 'GET', bad))).toEqual(['UNAUTHORIZED_ERROR']);
@@ -223,18 +208,21 @@ describe('authentication and authorization', () => {
   });
 
   it('unknown route → 404, invalid JSON body → 400, both with an error envelope', async () => {
-    w = await world(repoPath);
-    const unknown = await call(w.sim, 'GET', '/v2/nothing-here', { token: w.dev });
+    w = await createWorld(WORKFLOWS);
+    const unknown = await call(w.sim, 'GET', '/v2/nothing-here', { token: w.token });
     expect(unknown.status).toBe(404);
     expect(errorCodes(unknown)).toEqual(['NOT_FOUND']);
-    const wrongMethod = await call(w.sim, 'DELETE', '/v2/device-run-sessions', { token: w.dev });
+    const wrongMethod = await call(w.sim, 'DELETE', '/v2/device-run-sessions', { token: w.token });
     expect(wrongMethod.status).toBe(404);
-    const badJson = await call(w.sim, 'POST', '/v2/device-run-sessions', { token: w.dev, raw: '{"appId": ' });
+    const badJson = await call(w.sim, 'POST', '/v2/device-run-sessions', {
+      token: w.token,
+      raw: '{"appId": ',
+    });
     expect(badJson.status).toBe(400);
     expect(errorMessages(badJson)).toMatch(/not valid JSON/);
-    const badJson2 = await call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.dev, raw: 'appId=1' });
+    const badJson2 = await call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.token, raw: 'appId=1' });
     expect(badJson2.status).toBe(400);
-    const notObject = await call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.dev, body: [1, 2] });
+    const notObject = await call(w.sim, 'POST', '/v2/workflows/dispatch', { token: w.token, body: [1, 2] });
     expect(notObject.status).toBe(400);
     expect(errorMessages(notObject)).toMatch(/JSON object/);
   });

@@ -1,14 +1,27 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 // The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
 const CLI = 'build/simulator/cli.js';
 
 let child: ChildProcessWithoutNullStreams | undefined;
+/** Simulator processes a test started other than `child` (under npm), stopped if still running. */
+const strays: number[] = [];
 
-// SIGTERM first: the CLI then removes the temporary repository it made; SIGKILL only if it hangs.
+// SIGTERM first; SIGKILL only if it hangs.
 afterEach(async () => {
+  for (const pid of strays.splice(0)) {
+    // Only if that process id is still this simulator (gone, as it should be, or reused: left alone).
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (command.includes(CLI)) process.kill(pid, 'SIGKILL');
+  }
   const running = child;
   child = undefined;
   if (!running || running.exitCode !== null) return;
@@ -19,28 +32,40 @@ afterEach(async () => {
   clearTimeout(timer);
 });
 
-function startCli(args: string[]): Promise<string> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
-  child = spawn(process.execPath, [CLI, ...args]);
+/** Resolves with the output up to the end of the start banner. */
+function banner(started: ChildProcessWithoutNullStreams): Promise<string> {
   let out = '';
   return new Promise((resolve, reject) => {
-    child!.stdout.on('data', (c: Buffer) => {
+    started.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('Press Ctrl-C')) resolve(out);
     });
-    child!.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child!.on('exit', (code) => reject(new Error(`cli exited early (${code}): ${out}`)));
+    started.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    started.on('exit', (code) => reject(new Error(`cli exited early (${code}): ${out}`)));
   });
 }
 
+function startCli(args: string[]): Promise<string> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
+  child = spawn(process.execPath, [CLI, ...args]);
+  return banner(child);
+}
+
+const field = (out: string, pattern: RegExp): string => {
+  const match = pattern.exec(out);
+  if (!match) throw new Error(`${pattern} not in the banner:\n${out}`);
+  return match[1];
+};
+
 describe('simulator CLI', () => {
-  it('starts with a temporary repo, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
+  it('starts with a repository in memory, serves the API and control routes, and exits cleanly on SIGTERM', async () => {
     const out = await startCli(['--readiness-delay-ms', '10', '--job-duration-ms', '10']);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1];
     const token = /token \(developer\):\s+(\S+)/.exec(out)![1];
     const projectId = /project id:\s+(\S+)/.exec(out)![1];
     expect(out).toContain('/_sim/state');
 
+    expect(out).toMatch(/repository:\s+in memory, with \.eas\/workflows\/e2e\.yml/);
     const dispatch = await fetch(`${url}/v2/workflows/dispatch`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -56,7 +81,10 @@ describe('simulator CLI', () => {
       data: { runs: unknown[]; projects: Array<{ id: string }> };
     };
     expect(state.data.runs).toHaveLength(1);
-    expect(state.data.projects[0].id).toBe(projectId);
+    expect(state.data.projects[0]).toMatchObject({
+      id: projectId,
+      repository: { kind: 'memory', tags: { v1: expect.any(String) }, workflowFiles: ['e2e.yml'] },
+    });
 
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
     child!.kill('SIGTERM');
@@ -72,7 +100,7 @@ describe('simulator CLI', () => {
   it('--help lists every flag with a description and its default, and every control route', () => {
     const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     const flags = [
-      ['--repo PATH', 'a temporary repository'],
+      ['--repo PATH', 'a repository in memory, with .eas/workflows/e2e.yml'],
       ['--port N', '0 (any free port)'],
       ['--host HOST', '127.0.0.1'],
       ['--readiness-delay-ms N', '3000'],
@@ -116,5 +144,46 @@ describe('simulator CLI', () => {
     expect(routes.length).toBeGreaterThan(20);
     // Service and control routes start their paths in one column.
     expect(new Set(routes.map((l) => l.indexOf('http://'))).size).toBe(1);
+  });
+
+  it('the banner gives every variable the action reads: base URL, token and project id', async () => {
+    const out = await startCli([]);
+    const url = field(out, /listening on (http:\/\/\S+)/);
+    const token = field(out, /token \(developer\):\s+(\S+)/);
+    const projectId = field(out, /project id:\s+(\S+)/);
+    const env = field(out, /Environment for the action:\n\s+(.+)\n/);
+    expect(env.split(' ')).toEqual([`SVC_BASE_URL=${url}`, `SVC_TOKEN=${token}`, `SVC_APP_ID=${projectId}`]);
+  });
+
+  it('npm run simulator stopped with SIGTERM frees its port: a simulator starts on it again', async () => {
+    // npm hands the signal to the shell that runs the script, not to the simulator under it.
+    const npm = spawn('npm', ['run', '--silent', 'simulator', '--', '--port', '0'], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const out = await banner(npm);
+    const url = field(out, /listening on (http:\/\/\S+)/);
+    strays.push(Number(field(out, /process id:\s+(\d+)/)));
+    // 'close' comes once every process holding npm's output is gone, the simulator included.
+    const closed = new Promise((resolve) => npm.once('close', resolve));
+    npm.kill('SIGTERM');
+    await closed;
+
+    const again = await startCli(['--port', new URL(url).port]);
+    expect(field(again, /listening on (http:\/\/\S+)/)).toBe(url);
+  });
+
+  it('--allowed-hosts: requests naming one of them in Host are answered, others refused', async () => {
+    const out = await startCli(['--allowed-hosts', 'host.docker.internal, sim.lan']);
+    const url = new URL(field(out, /listening on (http:\/\/\S+)/));
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) =>
+        get(
+          { host: url.hostname, port: url.port, path: '/_sim/state', headers: { host }, agent: false },
+          (res) => resolve(res.resume().statusCode ?? 0),
+        ).on('error', reject),
+      );
+    expect(await status('host.docker.internal:8787')).toBe(200);
+    expect(await status(`sim.lan:${url.port}`)).toBe(200);
+    expect(await status(`elsewhere.example:${url.port}`)).toBe(403);
   });
 });

@@ -3,37 +3,23 @@
  * call them (token checks), when they answer (only while the session is in-progress), and the error
  * shapes of each protocol. The real clients drive them in __tests__/e2e/controllers.test.ts.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo, type DeviceSession, type SimulatorOptions } from '../../simulator/index.js';
-import {
-  call,
-  sleep,
-  UNKNOWN_UUID,
-  waitFor,
-  world,
-  type CallOptions,
-  type Reply,
-  type World,
-} from './helpers.js';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { DeviceSession, SimulatorOptions } from '../../simulator/index.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { call, sleep, UNKNOWN_UUID, waitFor, type CallOptions, type Reply } from './helpers.js';
 
-let repoPath: string;
 let w: World;
 
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'ci.yml': 'jobs:\n  a: {}\n' })).path;
-});
-afterAll(() => rm(repoPath, { recursive: true, force: true }));
 afterEach(() => w?.sim.close());
 
 async function setup(options: SimulatorOptions = {}): Promise<void> {
-  w = await world(repoPath, { readinessDelayMs: 20, ...options });
+  w = await createWorld({}, { readinessDelayMs: 20, ...options });
 }
 
 /** Creates a session and waits until it is in-progress with its remoteConfig. */
 async function ready(body: Record<string, unknown>): Promise<DeviceSession> {
   const created = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, platform: 'ios', ...body },
   });
   expect(created.status).toBe(200);
@@ -50,7 +36,7 @@ function at(url: string, method: string, opts: CallOptions = {}): Promise<Reply>
 }
 
 function stop(id: string): Promise<Reply> {
-  return call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev });
+  return call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
 }
 
 const rpc = (command: string, params: Record<string, unknown> = {}) => ({
@@ -258,7 +244,7 @@ describe('only while the session is in-progress', () => {
   it('404 for an unknown session or another type, 503 before ready, 410 after stop or error', async () => {
     await setup({ readinessDelayMs: 60_000 });
     const created = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       body: { appId: w.project.id, platform: 'ios', type: 'agent-device' },
     });
     const id = created.json.data.id as string;

@@ -3,21 +3,14 @@
  * (null returns a setting to its default), clearing a job's behaviour, making a session ready now,
  * and the reset.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo } from '../../simulator/index.js';
-import { call, errorMessages, sleep, waitFor, world, type World } from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { call, errorMessages, sleep, waitFor } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
-const WORKFLOW = 'jobs:\n  build:\n    type: build\n';
-let repoPath: string;
+const WORKFLOWS = { 'ci.yml': ONE_BUILD };
 let w: World;
 
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'ci.yml': WORKFLOW })).path;
-});
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 afterEach(async () => {
   await w?.sim.close();
 });
@@ -26,7 +19,7 @@ const control = (method: string, path: string, body?: unknown) => call(w.sim, me
 
 async function createSession(): Promise<string> {
   const reply = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, platform: 'ios' },
   });
   expect(reply.status).toBe(200);
@@ -35,7 +28,7 @@ async function createSession(): Promise<string> {
 
 async function dispatch(): Promise<string> {
   const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, gitRef: 'main', fileName: 'ci.yml' },
   });
   expect(reply.status).toBe(200);
@@ -50,7 +43,7 @@ const finalRun = (id: string) =>
 
 describe('POST /_sim/session-behaviour', () => {
   it('null clears errorAfterMs: new sessions become ready instead of erroring at once', async () => {
-    w = await world(repoPath, { readinessDelayMs: 30 });
+    w = await createWorld(WORKFLOWS, { readinessDelayMs: 30 });
     expect((await control('POST', '/_sim/session-behaviour', { errorAfterMs: 10 })).status).toBe(200);
     const errors = await createSession();
     await waitFor(() => w.sim.getSession(errors)?.status === 'errored', 'the session to error');
@@ -65,7 +58,7 @@ describe('POST /_sim/session-behaviour', () => {
   });
 
   it('null clears every other field too: a session after clearing behaves like the default', async () => {
-    w = await world(repoPath, { readinessDelayMs: 20 });
+    w = await createWorld(WORKFLOWS, { readinessDelayMs: 20 });
     const all = {
       readinessDelayMs: 5_000,
       errorAfterMs: 5,
@@ -80,7 +73,7 @@ describe('POST /_sim/session-behaviour', () => {
     expect((await control('POST', '/_sim/session-behaviour', nulls)).json.data).toEqual({});
 
     const reply = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       body: { appId: w.project.id, platform: 'ios', type: 'argent', maxDurationMinutes: 30 },
     });
     const id = reply.json.data.id as string;
@@ -97,7 +90,7 @@ describe('POST /_sim/session-behaviour', () => {
   });
 
   it('merges a change, and DELETE returns to the defaults', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     await control('POST', '/_sim/session-behaviour', { readinessDelayMs: 10 });
     const merged = await control('POST', '/_sim/session-behaviour', { remoteConfigLagMs: 5 });
     expect(merged.json.data).toEqual({ readinessDelayMs: 10, remoteConfigLagMs: 5 });
@@ -107,7 +100,7 @@ describe('POST /_sim/session-behaviour', () => {
   });
 
   it('refuses wrong types, negative delays and unknown fields, naming them, and changes nothing', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     await control('POST', '/_sim/session-behaviour', { readinessDelayMs: 10 });
     const cases: Array<[unknown, RegExp]> = [
       [{ errorAfterMs: -1 }, /errorAfterMs/],
@@ -132,7 +125,7 @@ describe('POST /_sim/session-behaviour', () => {
 
 describe('job behaviour', () => {
   it('DELETE /_sim/jobs/:key/behaviour: later jobs with that key run with the defaults again', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 10 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 10 });
     const set = await control('POST', '/_sim/jobs/build/behaviour', {
       outcome: 'failure',
       errorMessage: 'boom',
@@ -146,7 +139,7 @@ describe('job behaviour', () => {
   });
 
   it('null fields mean the defaults; wrong values are refused', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 10 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 10 });
     const set = await control('POST', '/_sim/jobs/build/behaviour', {
       durationMs: null,
       outcome: null,
@@ -164,7 +157,7 @@ describe('job behaviour', () => {
 
 describe('POST /_sim/sessions/:id/ready', () => {
   it('finishes provisioning now; a session already ready is left as it is', async () => {
-    w = await world(repoPath, { readinessDelayMs: 60_000 });
+    w = await createWorld(WORKFLOWS, { readinessDelayMs: 60_000 });
     const id = await createSession();
     const ready = await control('POST', `/_sim/sessions/${id}/ready`);
     expect(ready.json.data).toMatchObject({ id, status: 'in-progress' });
@@ -177,7 +170,7 @@ describe('POST /_sim/sessions/:id/ready', () => {
 
 describe('POST /_sim/reset', () => {
   it('forgets runs, sessions, behaviours, faults and recordings with their timers; tokens keep working', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 100, readinessDelayMs: 100 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 100, readinessDelayMs: 100 });
     const completed: unknown[] = [];
     w.sim.events.on('job-completed', (event) => completed.push(event));
     w.sim.events.on('session-status', (event) => completed.push(event));

@@ -1,21 +1,12 @@
 import { connect } from 'node:net';
 import { Agent } from 'node:http';
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo, type RecordedRequest } from '../../simulator/index.js';
-import { call, sleep, waitFor, world, type World } from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { RecordedRequest } from '../../simulator/index.js';
+import { call, sleep, waitFor } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
 
-let repoPath: string;
 let w: World;
 let agent: Agent | undefined;
-
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'ci.yml': 'on: workflow_dispatch\njobs:\n  a: {}\n' })).path;
-});
-
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   agent?.destroy();
@@ -25,7 +16,7 @@ afterEach(async () => {
 
 const createSession = () =>
   call(w.sim, 'POST', '/v2/device-run-sessions', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, platform: 'ios' },
   });
 const last = (): RecordedRequest => w.sim.requests[w.sim.requests.length - 1];
@@ -43,7 +34,7 @@ function rawExchange(port: number, request: string): Promise<string> {
 
 describe('fault injection', () => {
   it('status fault (not processed): 503 with an error body, nothing created, recorded', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ method: 'POST', path: '/v2/device-run-sessions', kind: 'status', status: 503 });
     const reply = await createSession();
     expect(reply.status).toBe(503);
@@ -55,7 +46,7 @@ describe('fault injection', () => {
   });
 
   it('status fault (processed): 429 with Retry-After although the session was created', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({
       path: '/v2/device-run-sessions',
       kind: 'status',
@@ -71,7 +62,7 @@ describe('fault injection', () => {
   });
 
   it('status fault with an HTML page body, applied `times` times', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     const html = '<html><body><h1>502 Bad Gateway</h1></body></html>';
     w.sim.injectFault({ path: '/v2/', kind: 'status', status: 502, body: html, times: 2 });
     const replies = [await createSession(), await createSession(), await createSession()];
@@ -81,23 +72,23 @@ describe('fault injection', () => {
   });
 
   it('matchers: method, path prefix and RegExp', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     const { id } = (await createSession()).json.data;
     w.sim.injectFault({ method: 'GET', path: /\/stop$/, kind: 'status', status: 500 });
     w.sim.injectFault({ method: 'GET', path: '/v2/device-run-sessions/', kind: 'status', status: 504 });
-    expect((await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev })).status).toBe(
+    expect((await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token })).status).toBe(
       200,
     );
-    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.dev })).status).toBe(504);
-    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.dev })).status).toBe(200);
+    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.token })).status).toBe(504);
+    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.token })).status).toBe(200);
     w.sim.clearFaults();
-    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}/stop`, { token: w.dev })).status).toBe(
+    expect((await call(w.sim, 'GET', `/v2/device-run-sessions/${id}/stop`, { token: w.token })).status).toBe(
       404,
     );
   });
 
   it('reset before processing: no response, nothing created', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'reset', processed: false });
     await expect(createSession()).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(w.sim.sessions()).toHaveLength(0);
@@ -105,7 +96,7 @@ describe('fault injection', () => {
   });
 
   it('reset after processing: no response, but the session exists', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'reset', processed: true });
     await expect(createSession()).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(w.sim.sessions()).toHaveLength(1);
@@ -113,13 +104,13 @@ describe('fault injection', () => {
   });
 
   it('partial: headers and half the body, then the connection is destroyed', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'partial' });
     const body = JSON.stringify({ appId: w.project.id, platform: 'ios' });
     const port = Number(new URL(w.sim.url).port);
     const raw = await rawExchange(
       port,
-      `POST /v2/device-run-sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${w.dev}\r\n` +
+      `POST /v2/device-run-sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${w.token}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     const [head, received] = raw.split('\r\n\r\n');
@@ -137,12 +128,12 @@ describe('fault injection', () => {
   }
 
   it('delay (processed): the operation happens even if the client gives up', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'delay', ms: 2000, processed: true });
     const controller = new AbortController();
     const aborted = fetch(`${w.sim.url}/v2/device-run-sessions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${w.dev}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ appId: w.project.id, platform: 'ios' }),
       signal: controller.signal,
     });
@@ -154,7 +145,7 @@ describe('fault injection', () => {
   });
 
   it('delay (not processed): nothing happens when the client gives up; a patient client gets a late answer', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({
       path: '/v2/device-run-sessions',
       kind: 'delay',
@@ -165,7 +156,7 @@ describe('fault injection', () => {
     const controller = new AbortController();
     const aborted = fetch(`${w.sim.url}/v2/device-run-sessions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${w.dev}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ appId: w.project.id, platform: 'ios' }),
       signal: controller.signal,
     });
@@ -184,7 +175,7 @@ describe('fault injection', () => {
   });
 
   it('body: replaces the body after processing (truncated JSON, HTML)', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'body', body: '{"data": {"id": "abc' });
     const truncated = await createSession();
     expect(truncated.status).toBe(200);
@@ -204,7 +195,7 @@ describe('fault injection', () => {
   });
 
   it('mutate: rewrites the JSON response (unknown status, missing fields)', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     const { id } = (await createSession()).json.data;
     w.sim.injectFault({
       method: 'GET',
@@ -215,7 +206,7 @@ describe('fault injection', () => {
         return { data: { ...body.data, status: 'starting' } };
       },
     });
-    const reply = await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.dev });
+    const reply = await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.token });
     expect(reply.json.data.status).toBe('starting');
     expect(reply.json.data).not.toHaveProperty('remoteConfig');
     expect(w.sim.getSession(id)!.status).not.toBe('starting');
@@ -223,7 +214,7 @@ describe('fault injection', () => {
   });
 
   it('control routes: add JSON faults, list them, clear them; faults never hit /_sim/', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     const add = await call(w.sim, 'POST', '/_sim/faults', {
       body: { kind: 'status', status: 503, pathPattern: '^/v2/', times: 3 },
     });
@@ -244,9 +235,9 @@ describe('fault injection', () => {
 
 describe('recording and connections', () => {
   it('records method, path, headers, parsed or raw body, status and time of every request', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     await createSession();
-    await call(w.sim, 'POST', '/v2/workflows/dispatch?x=1', { token: w.dev, raw: 'not json' });
+    await call(w.sim, 'POST', '/v2/workflows/dispatch?x=1', { token: w.token, raw: 'not json' });
     await call(w.sim, 'GET', '/v2/nowhere');
     const [a, b, c] = w.sim.requests;
     expect(a).toMatchObject({
@@ -256,7 +247,7 @@ describe('recording and connections', () => {
       status: 200,
       processed: true,
     });
-    expect(a.headers['authorization']).toBe(`Bearer ${w.dev}`);
+    expect(a.headers['authorization']).toBe(`Bearer ${w.token}`);
     expect(a.receivedAt).toMatch(/\.\d{3}Z$/);
     expect(b).toMatchObject({ path: '/v2/workflows/dispatch?x=1', body: 'not json', status: 400 });
     expect(c).toMatchObject({ method: 'GET', body: undefined, status: 404 });
@@ -266,29 +257,29 @@ describe('recording and connections', () => {
   });
 
   it('sequential requests over a keep-alive agent share one connection', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const first = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       agent,
       body: { appId: w.project.id, platform: 'ios' },
     });
     expect(first.headers['keep-alive']).toBe('timeout=65');
     await sleep(20);
-    await call(w.sim, 'GET', `/v2/device-run-sessions/${first.json.data.id}`, { token: w.dev, agent });
-    await call(w.sim, 'GET', `/v2/device-run-sessions/${first.json.data.id}`, { token: w.dev });
+    await call(w.sim, 'GET', `/v2/device-run-sessions/${first.json.data.id}`, { token: w.token, agent });
+    await call(w.sim, 'GET', `/v2/device-run-sessions/${first.json.data.id}`, { token: w.token });
     const ids = w.sim.requests.map((r) => r.connectionId);
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
   });
 
   it('close() destroys idle keep-alive sockets, clears timers and resolves promptly', async () => {
-    w = await world(repoPath, { readinessDelayMs: 50 });
+    w = await createWorld({}, { readinessDelayMs: 50 });
     agent = new Agent({ keepAlive: true });
     const events: unknown[] = [];
     w.sim.events.on('session-status', (s) => events.push(s));
     await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       agent,
       body: { appId: w.project.id, platform: 'ios' },
     });
@@ -302,7 +293,7 @@ describe('recording and connections', () => {
   });
 
   it('waitFor helper sanity: in-flight requests are recorded before they are answered', async () => {
-    w = await world(repoPath);
+    w = await createWorld();
     w.sim.injectFault({ kind: 'delay', ms: 100, processed: true });
     const pending = createSession();
     const record = await waitFor(() => w.sim.requests[0], 'recorded');

@@ -4,31 +4,14 @@
  * created in one step and waited for in another, later, with a provisioning delay.
  */
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo } from '../../simulator/index.js';
-import { call, sleep, waitFor, world, type World } from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { call, sleep, waitFor } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { STORE } from '../helpers/workflows.js';
 
-const WORKFLOW = `jobs:
-  build_ios:
-    type: build
-    params:
-      platform: ios
-  build_android:
-    type: build
-  submit:
-    type: submit
-    needs: [build_ios, build_android]
-`;
-let repoPath: string;
+const WORKFLOWS = { 'release.yml': STORE };
 let w: World;
 
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'release.yml': WORKFLOW })).path;
-});
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 afterEach(async () => {
   await w?.sim.close();
 });
@@ -70,7 +53,7 @@ function follow(path: string, token: string, until: string[]): Promise<Followed>
 
 async function dispatch(): Promise<string> {
   const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, gitRef: 'main', fileName: 'release.yml' },
   });
   expect(reply.status).toBe(200);
@@ -79,7 +62,7 @@ async function dispatch(): Promise<string> {
 
 describe('a run followed by id', () => {
   it('dispatched through one connection, followed to the end by another process', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 300 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 300 });
     const id = await dispatch();
     const followed = await follow(`/v2/workflows/runs/${id}`, w.viewer, ['success', 'failure', 'canceled']);
     expect(followed.pid).not.toBe(process.pid);
@@ -93,7 +76,7 @@ describe('a run followed by id', () => {
   });
 
   it('POST /_sim/runs starts a run nobody dispatched through the API, readable by id with any token of the account', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 30 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 30 });
     const created = await call(w.sim, 'POST', '/_sim/runs', { body: { fileName: 'release.yml' } });
     expect(created.status).toBe(200);
     const run = created.json.data;
@@ -123,14 +106,14 @@ describe('a run followed by id', () => {
 
 describe('gating on some jobs', () => {
   it('the build jobs end while submit, which needs them, runs on: the run is still in progress', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     await call(w.sim, 'POST', '/_sim/jobs/build_ios/behaviour', { body: { durationMs: 40 } });
     await call(w.sim, 'POST', '/_sim/jobs/build_android/behaviour', { body: { durationMs: 80 } });
     await call(w.sim, 'POST', '/_sim/jobs/submit/behaviour', { body: { durationMs: 60_000 } });
     const id = await dispatch();
 
     const run = await waitFor(async () => {
-      const reply = await call(w.sim, 'GET', `/v2/workflows/runs/${id}`, { token: w.dev });
+      const reply = await call(w.sim, 'GET', `/v2/workflows/runs/${id}`, { token: w.token });
       const jobs = reply.json.data.jobs as Array<{ key: string; status: string }>;
       return jobs.slice(0, 2).every((job) => job.status === 'success') && reply.json.data;
     }, 'the builds to end');
@@ -148,7 +131,7 @@ describe('gating on some jobs', () => {
   });
 
   it('a failed build ends its gate at once: the run fails and submit is skipped', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     await call(w.sim, 'POST', '/_sim/jobs/build_ios/behaviour', {
       body: { durationMs: 20, outcome: 'failure' },
     });
@@ -166,17 +149,17 @@ describe('a session created in one step and waited for in another', () => {
   const P = 400;
 
   it('provisions during the build: waited for later, it is ready P after its creation, not P after the wait', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     await call(w.sim, 'POST', '/_sim/session-behaviour', { body: { readinessDelayMs: P } });
     const created = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       body: { appId: w.project.id, platform: 'ios', type: 'appium' },
     });
     expect(created.json.data).toMatchObject({ status: 'new', remoteConfig: null });
     const id = created.json.data.id as string;
 
     await sleep(P + 100); // the build, as long as the provisioning and a little more
-    const waited = await follow(`/v2/device-run-sessions/${id}`, w.dev, [
+    const waited = await follow(`/v2/device-run-sessions/${id}`, w.token, [
       'in-progress',
       'stopped',
       'errored',
@@ -193,10 +176,10 @@ describe('a session created in one step and waited for in another', () => {
   });
 
   it('waited for at once from another process: new until P has passed, then ready with remoteConfig', async () => {
-    w = await world(repoPath);
+    w = await createWorld(WORKFLOWS);
     w.sim.setSessionBehaviour({ readinessDelayMs: P });
     const created = await call(w.sim, 'POST', '/v2/device-run-sessions', {
-      token: w.dev,
+      token: w.token,
       body: { appId: w.project.id, platform: 'android' },
     });
     const id = created.json.data.id as string;

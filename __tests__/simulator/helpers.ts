@@ -1,12 +1,6 @@
 /** Shared helpers for the simulator tests (not a test file itself). */
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
-import {
-  startSimulator,
-  type Account,
-  type Project,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../simulator/index.js';
+import type { Simulator } from '../../simulator/index.js';
 
 export interface Reply {
   status: number;
@@ -71,37 +65,6 @@ export async function waitFor<T>(
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export interface World {
-  sim: Simulator;
-  account: Account;
-  project: Project;
-  /** developer on the project's account */
-  dev: string;
-  viewer: string;
-  admin: string;
-  owner: string;
-  /** a valid token with a role only on another account */
-  stranger: string;
-}
-
-/** A simulator with one account, one project linked to `repoPath`, and tokens of each role. */
-export async function world(repoPath: string, options: SimulatorOptions = {}): Promise<World> {
-  const sim = await startSimulator(options);
-  const account = sim.addAccount({ name: 'acme' });
-  const other = sim.addAccount({ name: 'other' });
-  const project = sim.addProject({ account, repoPath, name: 'app' });
-  return {
-    sim,
-    account,
-    project,
-    dev: sim.addToken({ account, role: 'developer' }),
-    viewer: sim.addToken({ account, role: 'viewer', robot: false }),
-    admin: sim.addToken({ account, role: 'admin' }),
-    owner: sim.addToken({ account, role: 'owner', robot: false }),
-    stranger: sim.addToken({ account: other, role: 'owner' }),
-  };
-}
 
 export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 

@@ -1,16 +1,7 @@
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTempWorkflowRepo, type DeviceSession, type SimulatorOptions } from '../../simulator/index.js';
-import {
-  call,
-  errorMessages,
-  sleep,
-  UNKNOWN_UUID,
-  waitFor,
-  world,
-  type Reply,
-  type World,
-} from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { type DeviceSession, type SimulatorOptions } from '../../simulator/index.js';
+import { call, errorMessages, sleep, UNKNOWN_UUID, waitFor, type Reply } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
 
 const SESSION_FIELDS = [
   'id',
@@ -33,31 +24,22 @@ const SESSION_FIELDS = [
   'updatedAt',
 ].sort();
 
-let repoPath: string;
 let w: World;
-
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'ci.yml': 'jobs:\n  a: {}\n' })).path;
-});
-
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await w?.sim.close();
 });
 
 async function setup(options: SimulatorOptions = {}): Promise<void> {
-  w = await world(repoPath, { readinessDelayMs: 20, ...options });
+  w = await createWorld({}, { readinessDelayMs: 20, ...options });
 }
 
-function create(body: Record<string, unknown>, token = w.dev): Promise<Reply> {
+function create(body: Record<string, unknown>, token = w.token): Promise<Reply> {
   return call(w.sim, 'POST', '/v2/device-run-sessions', { token, body: { appId: w.project.id, ...body } });
 }
 
 async function get(id: string): Promise<DeviceSession> {
-  const reply = await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.dev });
+  const reply = await call(w.sim, 'GET', `/v2/device-run-sessions/${id}`, { token: w.token });
   expect(reply.status).toBe(200);
   return reply.json.data;
 }
@@ -203,7 +185,7 @@ describe('POST /v2/device-run-sessions validation', () => {
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(/not enabled for account "acme"/);
     const other = w.sim.addAccount({ name: 'closed', deviceSessions: false });
-    const project = w.sim.addProject({ account: other, repoPath });
+    const project = w.sim.addProject({ account: other });
     const token = w.sim.addToken({ account: other, role: 'owner' });
     const reply2 = await call(w.sim, 'POST', '/v2/device-run-sessions', {
       token,
@@ -216,7 +198,7 @@ describe('POST /v2/device-run-sessions validation', () => {
   it("enforces the account's duration limit and uses the account default when omitted", async () => {
     await setup();
     const limited = w.sim.addAccount({ name: 'small', maxDurationLimitMinutes: 30 });
-    const project = w.sim.addProject({ account: limited, repoPath });
+    const project = w.sim.addProject({ account: limited });
     const token = w.sim.addToken({ account: limited });
     const over = await call(w.sim, 'POST', '/v2/device-run-sessions', {
       token,
@@ -307,7 +289,7 @@ describe('device session object and state machine', () => {
     expect(live.remoteConfig).not.toBeNull();
     expect(w.sim.activeSessions().map((s) => s.id)).toEqual([id]);
 
-    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev });
+    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(stop.status).toBe(200);
     expect(stop.json.data.status).toBe('stopped');
     expect(stop.json.data.finishedAt).not.toBeNull();
@@ -315,7 +297,7 @@ describe('device session object and state machine', () => {
     expect(w.sim.sessionEndedBy(id)).toBe('stop-operation');
 
     await sleep(5);
-    const again = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev });
+    const again = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(again.status).toBe(200);
     expect(again.json.data).toEqual(stop.json.data);
     expect((await get(id)).remoteConfig).toBeNull();
@@ -326,7 +308,7 @@ describe('device session object and state machine', () => {
   it('stopping a new session stops it for good (it never becomes ready)', async () => {
     await setup({ readinessDelayMs: 100 });
     const { id } = (await create({ platform: 'ios' })).json.data;
-    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev });
+    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(stop.json.data).toMatchObject({ status: 'stopped', startedAt: null, remoteConfig: null });
     await sleep(150);
     expect((await get(id)).status).toBe('stopped');
@@ -336,17 +318,17 @@ describe('device session object and state machine', () => {
     await setup();
     const created = await create({ platform: 'ios' });
     const read = await call(w.sim, 'GET', `/v2/device-run-sessions/${created.json.data.id}`, {
-      token: w.dev,
+      token: w.token,
     });
     const stopped = await call(w.sim, 'POST', `/v2/device-run-sessions/${created.json.data.id}/stop`, {
-      token: w.dev,
+      token: w.token,
     });
     const failed = await create({ platform: 'nope' });
     for (const reply of [created, read, stopped, failed]) {
       expect(reply.headers['cache-control']).toBe('private, no-store');
       expect(reply.headers['pragma']).toBe('no-cache');
     }
-    const run = await call(w.sim, 'GET', `/v2/workflows/runs/${UNKNOWN_UUID}`, { token: w.dev });
+    const run = await call(w.sim, 'GET', `/v2/workflows/runs/${UNKNOWN_UUID}`, { token: w.token });
     expect(run.headers['cache-control']).toBeUndefined();
   });
 
@@ -431,7 +413,7 @@ describe('session test controls', () => {
       'errored',
     );
     expect(errored).toMatchObject({ remoteConfig: null, startedAt: null, finishedAt: null });
-    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.dev });
+    const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(stop.status).toBe(200);
     expect(stop.json.data).toEqual(errored);
   });

@@ -1,15 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { commitFiles, makeTempWorkflowRepo } from '../../simulator/index.js';
-import { call, errorMessages, waitFor, world, type World } from './helpers.js';
-
-const SIMPLE = `on: workflow_dispatch
-jobs:
-  only:
-    steps:
-      - run: echo hi
-`;
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { MemoryRepo } from '../../simulator/index.js';
+import { call, errorMessages, waitFor } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const WITH_INPUTS = `on:
   workflow_dispatch:
@@ -39,30 +32,16 @@ jobs:
       - run: echo hi
 `;
 
-let repoPath: string;
-let firstSha: string;
-let secondSha: string;
+/** Two commits: the first on `feature/x` and tagged `v1`, the second (more files) on `main`. */
+const REPO = new MemoryRepo({ 'ci.yml': ONE_BUILD, 'inputs.yml': WITH_INPUTS, 'broken.yml': 'jobs: [' });
+const firstSha = REPO.headSha;
+const secondSha = REPO.commit(
+  { 'later.yml': ONE_BUILD, 'cycle.yml': 'jobs:\n  a: { needs: b }\n  b: { needs: a }\n' },
+  'Second commit\n\nWith a body line.',
+);
+REPO.branch('feature/x', firstSha);
+
 let w: World;
-
-beforeAll(async () => {
-  const repo = await makeTempWorkflowRepo({
-    'ci.yml': SIMPLE,
-    'inputs.yml': WITH_INPUTS,
-    'broken.yml': 'jobs: [',
-  });
-  repoPath = repo.path;
-  firstSha = repo.headSha;
-  secondSha = await commitFiles(
-    repoPath,
-    { 'later.yml': SIMPLE, 'cycle.yml': 'jobs:\n  a: { needs: b }\n  b: { needs: a }\n' },
-    'Second commit\n\nWith a body line.',
-  );
-  execFileSync('git', ['branch', 'feature/x', firstSha], { cwd: repoPath });
-});
-
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await w?.sim.close();
@@ -70,7 +49,7 @@ afterEach(async () => {
 
 async function dispatch(body: Record<string, unknown>) {
   return call(w.sim, 'POST', '/v2/workflows/dispatch', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, ...body },
   });
 }
@@ -83,21 +62,21 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
     ['refs/heads/main', () => secondSha, () => 'refs/heads/main'],
     ['refs/tags/v1', () => firstSha, () => 'refs/tags/v1'],
   ])('gitRef %s resolves', async (gitRef, sha, qualified) => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
     expect(reply.status).toBe(200);
     expect(reply.json.data).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       url: expect.stringContaining(reply.json.data.id),
     });
-    const run = await call(w.sim, 'GET', `/v2/workflows/runs/${reply.json.data.id}`, { token: w.dev });
+    const run = await call(w.sim, 'GET', `/v2/workflows/runs/${reply.json.data.id}`, { token: w.token });
     expect(run.json.data.gitCommitHash).toBe(sha());
     expect(run.json.data.requestedGitRef).toBe(qualified());
     expect(run.json.data.triggerEventType).toBe('MANUAL');
   });
 
   it('full and abbreviated SHAs resolve to the full SHA', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     for (const gitRef of [firstSha, firstSha.slice(0, 7), firstSha.toUpperCase()]) {
       const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
       expect(reply.status).toBe(200);
@@ -108,7 +87,7 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
   });
 
   it('gitCommitMessage is the commit subject and body', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef: 'main', fileName: 'ci.yml' });
     expect(w.sim.getRun(reply.json.data.id)!.gitCommitMessage).toBe('Second commit\n\nWith a body line.');
   });
@@ -116,7 +95,7 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
   it.each(['nope', 'main~1', 'main^', 'HEAD', 'refs/heads/nope', 'deadbeef'])(
     'missing ref %s → 404 naming gitRef',
     async (gitRef) => {
-      w = await world(repoPath);
+      w = await createWorld(REPO);
       const reply = await dispatch({ gitRef, fileName: 'ci.yml' });
       expect(reply.status).toBe(404);
       expect(errorMessages(reply)).toMatch(/gitRef/);
@@ -124,15 +103,15 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
     },
   );
 
-  it('a ref starting with "-" → 400 (never reaches git as an option)', async () => {
-    w = await world(repoPath);
+  it('a ref starting with "-" → 400 (never read as an option)', async () => {
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef: '--output=/tmp/x', fileName: 'ci.yml' });
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(/gitRef/);
   });
 
   it('file missing on that ref → 404; present on another ref → 200', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const missing = await dispatch({ gitRef: 'v1', fileName: 'later.yml' });
     expect(missing.status).toBe(404);
     expect(errorMessages(missing)).toMatch(/later\.yml.*not found/);
@@ -148,16 +127,16 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
     ['ci.txt', /fileName must end in \.yml or \.yaml/],
     ['', /fileName must be a non-empty string/],
   ])('fileName %j → 400', async (fileName, message) => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef: 'main', fileName });
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(message);
   });
 
   it('missing or mistyped body fields → 400 naming each field', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-      token: w.dev,
+      token: w.token,
       body: { gitRef: 3, inputs: [] },
     });
     expect(reply.status).toBe(400);
@@ -169,7 +148,7 @@ describe('POST /v2/workflows/dispatch: git refs and files', () => {
   });
 
   it('an invalid workflow file → 400 naming the file', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const broken = await dispatch({ gitRef: 'main', fileName: 'broken.yml' });
     expect(broken.status).toBe(400);
     expect(errorMessages(broken)).toMatch(/broken\.yml/);
@@ -191,7 +170,7 @@ describe('POST /v2/workflows/dispatch: inputs', () => {
   }
 
   it('accepts every type, applies defaults, and shows secrets as placeholders', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(REPO, { defaultJobDurationMs: 5 });
     const outputs = await outputsOf({
       name: 'n',
       flag: true,
@@ -206,7 +185,7 @@ describe('POST /v2/workflows/dispatch: inputs', () => {
   });
 
   it('accepts strings for boolean and number inputs when they parse', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(REPO, { defaultJobDurationMs: 5 });
     expect((await outputsOf({ name: 'n', flag: 'TRUE', count: ' 42 ' })).summary).toBe('n|true|42|red|');
   });
 
@@ -223,7 +202,7 @@ describe('POST /v2/workflows/dispatch: inputs', () => {
     [{ name: 'n', env: 7 }, /inputs\.env must be a string/],
     [{ name: 'n', note: false }, /inputs\.note must be a string/],
   ])('inputs %j → 400 naming the input', async (inputs, message) => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef: 'main', fileName: 'inputs.yml', inputs });
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(message);
@@ -231,7 +210,7 @@ describe('POST /v2/workflows/dispatch: inputs', () => {
   });
 
   it('inputs for a workflow that declares none → 400 naming the input', async () => {
-    w = await world(repoPath);
+    w = await createWorld(REPO);
     const reply = await dispatch({ gitRef: 'main', fileName: 'ci.yml', inputs: { foo: 'bar' } });
     expect(reply.status).toBe(400);
     expect(errorMessages(reply)).toMatch(/inputs\.foo/);

@@ -1,12 +1,7 @@
-import { rm } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  makeTempWorkflowRepo,
-  type JobCompletedEvent,
-  type RunCompletedEvent,
-  type WorkflowRun,
-} from '../../simulator/index.js';
-import { call, waitFor, world, type World } from './helpers.js';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { type JobCompletedEvent, type RunCompletedEvent, type WorkflowRun } from '../../simulator/index.js';
+import { call, waitFor } from './helpers.js';
+import { createWorld, type World } from '../helpers/world.js';
 
 const PIPELINE = `name: Release
 on: workflow_dispatch
@@ -36,16 +31,8 @@ jobs:
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let repoPath: string;
+const WORKFLOWS = { 'release.yml': PIPELINE };
 let w: World;
-
-beforeAll(async () => {
-  repoPath = (await makeTempWorkflowRepo({ 'release.yml': PIPELINE })).path;
-});
-
-afterAll(async () => {
-  await rm(repoPath, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await w?.sim.close();
@@ -53,7 +40,7 @@ afterEach(async () => {
 
 async function start(): Promise<string> {
   const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
-    token: w.dev,
+    token: w.token,
     body: { appId: w.project.id, gitRef: 'main', fileName: 'release.yml' },
   });
   expect(reply.status).toBe(200);
@@ -76,7 +63,7 @@ const until = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
 
 describe('workflow run progression', () => {
   it('runs jobs in dependency order through approval to success, with ids, outputs and events', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 20, runStartDelayMs: 100 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 20, runStartDelayMs: 100 });
     w.sim.setJobBehaviour('build', { durationMs: 100 });
     const completed: JobCompletedEvent[] = [];
     const runsCompleted: RunCompletedEvent[] = [];
@@ -152,7 +139,7 @@ describe('workflow run progression', () => {
   });
 
   it('a failed job skips its transitive dependants and fails the run', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 10 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 10 });
     w.sim.setJobBehaviour('build', { outcome: 'failure', errorMessage: 'Gradle exploded', durationMs: 15 });
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
@@ -174,7 +161,7 @@ describe('workflow run progression', () => {
   });
 
   it('a downstream failure leaves finished upstream jobs successful', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     w.sim.setJobBehaviour('submit', { outcome: 'failure' });
     const id = await start();
     const waiting = await until(id, (r) => r.jobs[1].status === 'failure', 'submit failure');
@@ -197,7 +184,7 @@ describe('workflow run progression', () => {
   });
 
   it('rejecting the approval fails the approval job and the run', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     const id = await start();
     await until(id, (r) => r.status === 'action-required', 'action-required');
     w.sim.reject(id);
@@ -214,7 +201,7 @@ describe('workflow run progression', () => {
   });
 
   it('cancel moves running jobs through pending-cancel and unstarted ones to canceled', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5, cancelDelayMs: 150 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5, cancelDelayMs: 150 });
     w.sim.setJobBehaviour('build', { durationMs: 10_000 });
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
@@ -243,7 +230,7 @@ describe('workflow run progression', () => {
   });
 
   it('cancel while waiting for approval cancels the run', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     const id = await start();
     await until(id, (r) => r.status === 'action-required', 'action-required');
     w.sim.cancelRun(id);
@@ -257,7 +244,7 @@ describe('workflow run progression', () => {
   });
 
   it('control routes approve, reject and cancel runs; 409 when nothing awaits approval, 404 for unknown runs', async () => {
-    w = await world(repoPath, { defaultJobDurationMs: 5 });
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     // The build runs long enough that the early approve surely comes before the approval job waits.
     w.sim.setJobBehaviour('build', { durationMs: 600 });
     const id = await start();

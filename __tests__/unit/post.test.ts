@@ -7,7 +7,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { run } from '../../src/post.js';
 import { ServiceClient } from '../../src/service/client.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import type { Simulator } from '../../simulator/index.js';
+import { createWorld } from '../helpers/world.js';
 import { createTestIO, type RecordingIO } from '../fixtures/io.js';
 
 const FAST = { 'poll-interval-ms': '100' };
@@ -19,11 +20,9 @@ let exitCode: typeof process.exitCode;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  sim = await startSimulator({ readinessDelayMs: 10 });
-  const account = sim.addAccount({ name: 'acme' });
-  // Sessions never touch the project's repository.
-  appId = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' }).id;
-  token = sim.addToken({ account, role: 'developer' });
+  const world = await createWorld({}, { readinessDelayMs: 10 });
+  ({ sim, token } = world);
+  appId = world.project.id;
 });
 afterAll(() => sim.close());
 beforeEach(() => {

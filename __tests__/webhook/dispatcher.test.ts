@@ -5,12 +5,14 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { WebhookDispatcher } from '../../simulator/webhooks.js';
+import { WebhookDispatcher } from '../../simulator/webhooks/delivery.js';
+import { webhookPayload } from '../../simulator/webhooks/payloads.js';
 import type { JobCompletedEvent, WorkflowJob, WorkflowRun } from '../../simulator/index.js';
 import { checkWebhookSignature, WebhookSecretError } from '../../src/webhook/signature.js';
 import { parseWebhookBody, type BuildPayload, type SubmissionPayload } from '../../src/webhook/payloads.js';
 import { call, waitFor } from '../simulator/helpers.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { RELEASE } from '../helpers/workflows.js';
 import {
   failTwiceThenAcknowledge,
   startReceiver,
@@ -239,11 +241,9 @@ describe('WebhookDispatcher delivery', () => {
 });
 
 describe('payloads of completed jobs', () => {
-  const d = new WebhookDispatcher();
-
   it('fills a finished build from the run and job', () => {
     const event = jobEvent();
-    const prepared = d.prepare(event)!;
+    const prepared = webhookPayload(event)!;
     expect(prepared.event).toBe('BUILD');
     const payload = prepared.payload as BuildPayload;
     expect(parseWebhookBody(JSON.stringify(payload)).payload).toEqual(payload);
@@ -282,13 +282,13 @@ describe('payloads of completed jobs', () => {
   });
 
   it('fills an errored build with its error and no build URL, and a canceled one with its canceling user', () => {
-    const failed = d.prepare(jobEvent({ status: 'failure' }, { errorMessage: 'Gradle build failed' }))!
+    const failed = webhookPayload(jobEvent({ status: 'failure' }, { errorMessage: 'Gradle build failed' }))!
       .payload as BuildPayload;
     expect(failed.status).toBe('errored');
     expect(failed.error).toEqual({ message: 'Gradle build failed', errorCode: 'UNKNOWN_ERROR' });
     expect(failed.artifacts.buildUrl).toBeUndefined();
 
-    const canceled = d.prepare(jobEvent({ status: 'canceled' }))!.payload as BuildPayload;
+    const canceled = webhookPayload(jobEvent({ status: 'canceled' }))!.payload as BuildPayload;
     expect(canceled.status).toBe('canceled');
     expect(canceled.cancelingUserId).toMatch(/^[0-9a-f-]{36}$/);
     expect(canceled.error).toBeUndefined();
@@ -314,7 +314,7 @@ describe('payloads of completed jobs', () => {
       run: { ...base.run, jobs: [build, submission] },
       errorMessage: 'rejected',
     };
-    const prepared = d.prepare(event)!;
+    const prepared = webhookPayload(event)!;
     expect(prepared.event).toBe('SUBMIT');
     const payload = prepared.payload as SubmissionPayload;
     expect(parseWebhookBody(JSON.stringify(payload)).event).toBe('SUBMIT');
@@ -327,7 +327,7 @@ describe('payloads of completed jobs', () => {
     expect(payload.submissionInfo.error).toEqual({ message: 'rejected', errorCode: 'UNKNOWN_ERROR' });
     expect(payload.archiveUrl).toContain(build.buildId!);
 
-    const alone = d.prepare({
+    const alone = webhookPayload({
       ...event,
       job: { ...submission, status: 'success', requiredJobKeys: [] },
       errorMessage: undefined,
@@ -339,27 +339,11 @@ describe('payloads of completed jobs', () => {
 });
 
 describe('the simulator delivers webhooks for workflow runs', () => {
-  const PIPELINE = `name: Release
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  submit:
-    type: submit
-    needs: [build_ios]
-    params:
-      platform: ios
-  tests:
-    needs: [build_ios]
-`;
   let world: World;
 
   async function setUp(): Promise<Receiver> {
     world = await createWorld(
-      { 'release.yml': PIPELINE },
+      { 'release.yml': RELEASE },
       { defaultJobDurationMs: 20, webhooks: { baseIntervalMs: 20 } },
     );
     cleanups.push(() => world.sim.close());
@@ -400,7 +384,7 @@ jobs:
     await world.sim.webhooks.idle();
 
     const build = run.jobs.find((j) => j.key === 'build_ios')!;
-    const submit = run.jobs.find((j) => j.key === 'submit')!;
+    const submit = run.jobs.find((j) => j.key === 'submit_ios')!;
     expect(r.on('/build')).toHaveLength(3);
     expect(r.on('/submit')).toHaveLength(3);
     const buildPayload = parseWebhookBody(r.on('/build')[2].body);

@@ -15,25 +15,11 @@ import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
 import { runStep, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, until, type World } from '../helpers/world.js';
+import { RELEASE } from '../helpers/workflows.js';
 import { call } from '../simulator/helpers.js';
 import { failTwiceThenAcknowledge, startReceiver, type Receiver, type Received } from './receiver.js';
 
 const SECRET = 'whsec-e2e-0123456789-abcdef';
-const PIPELINE = `name: Release
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  submit_ios:
-    name: Submit iOS
-    type: submit
-    needs: [build_ios]
-    params:
-      platform: ios
-`;
 
 let world: World;
 let receiver: Receiver;
@@ -46,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-webhook-e2e-'));
   receiver = await startReceiver(failTwiceThenAcknowledge);
   world = await createWorld(
-    { 'release.yml': PIPELINE },
+    { 'release.yml': RELEASE },
     { defaultJobDurationMs: 30, webhooks: { baseIntervalMs: 20 } },
   );
   world.sim.webhooks.add({

@@ -26,9 +26,7 @@
  * - a stack trace in stdout or stderr.
  */
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { makeTempWorkflowRepo, startSimulator, type Fault, type Simulator } from '../../simulator/index.js';
-import type { WorkflowRepo } from '../../simulator/fixture.js';
+import { MemoryRepo, startSimulator, type Fault, type Simulator } from '../../simulator/index.js';
 import { PLATFORMS, SESSION_TYPES } from '../../src/service/contract.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { POST_STOP_GRACE_MS } from '../../src/runner-timings.js';
@@ -712,7 +710,7 @@ const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 /** The post step's warning that a create whose answer was lost may have started a session. */
 const MAY_EXIST = /^::warning[^:]*::.*device session may (be running|exist)/im;
 
-export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Promise<LifecycleResult> {
+export async function runLifecycle(plan: LifecyclePlan, repo: MemoryRepo): Promise<LifecycleResult> {
   const sim = await startSimulator({ readinessDelayMs: 100, defaultJobDurationMs: 60, cancelDelayMs: 20 });
   const result: LifecycleResult = {
     plan,
@@ -736,7 +734,7 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
   const watchers: NodeJS.Timeout[] = [];
   try {
     const account = sim.addAccount({ name: 'campaign' });
-    const project = sim.addProject({ account, repoPath: repo.path, name: 'app' });
+    const project = sim.addProject({ account, workflows: repo, name: 'app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
     const inputs: Record<string, string> = {
       ...plan.inputs,
@@ -1133,7 +1131,7 @@ export interface CampaignReport {
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
   const runtimes = options.runtimes ?? RUNTIME_NAMES;
   const started = Date.now();
-  const repo = await makeTempWorkflowRepo({ 'gate.yml': GATE, 'release.yml': RELEASE });
+  const repo = new MemoryRepo({ 'gate.yml': GATE, 'release.yml': RELEASE });
   const plans = Array.from({ length: options.lifecycles }, (_, index) =>
     planLifecycle(options.seed, index, runtimes),
   ).filter((plan) => !options.only || options.only.includes(plan.index));
@@ -1147,11 +1145,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       options.onResult?.(result, results.length);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  } finally {
-    rmSync(repo.path, { recursive: true, force: true });
-  }
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   results.sort((a, b) => a.plan.index - b.plan.index);
 
   const count = (record: Record<string, number>, key: string, by = 1): void => {

@@ -9,7 +9,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SESSION_TERMINAL } from '../../src/service/contract.js';
-import { isUuid } from '../errors.js';
+import { isUuid } from '../../src/service/contract.js';
 import type { DeviceSession, RemoteConfig, SessionManager } from '../sessions.js';
 
 export const DEVICES_PATH = '/_devices';

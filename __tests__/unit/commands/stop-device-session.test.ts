@@ -8,7 +8,8 @@ import { ActionFailure } from '../../../src/errors.js';
 import { COMMANDS } from '../../../src/commands/index.js';
 import { stopAndFail, StopNotConfirmed, stopSession } from '../../../src/session-stop.js';
 import { ServiceClient } from '../../../src/service/client.js';
-import { startSimulator, type Simulator } from '../../../simulator/index.js';
+import type { Simulator } from '../../../simulator/index.js';
+import { createWorld } from '../../helpers/world.js';
 import { createTestIO, type RecordingIO } from '../../fixtures/io.js';
 import { inputSource } from '../../helpers/sources.js';
 
@@ -20,11 +21,9 @@ let token: string;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sim = await startSimulator({ readinessDelayMs: 10 });
-  const account = sim.addAccount({ name: 'acme' });
-  // Sessions never touch the project's repository.
-  appId = sim.addProject({ account, repoPath: '/nonexistent', name: 'app' }).id;
-  token = sim.addToken({ account, role: 'developer' });
+  const world = await createWorld({}, { readinessDelayMs: 10 });
+  ({ sim, token } = world);
+  appId = world.project.id;
 });
 afterAll(() => sim.close());
 beforeEach(() => {
