@@ -100,6 +100,9 @@ describe('start-device-session, as the sub-action and as the root action', () =>
         'app-id': world.project.id,
         'auto-stop': 'true',
         'poll-interval-ms': '50',
+        // Saved empty first (saveInitialState), so no later step's environment can fill them.
+        stopped: '',
+        transport: '{}',
       });
       expect(main.files.state.indexOf('create-in-flight')).toBeLessThan(
         main.files.state.indexOf('session-id'),
@@ -396,7 +399,7 @@ describe('start-device-session failures before a session exists', () => {
     expect(main.stdout).toContain('it was not repeated, so that nothing is created twice');
     expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
     expect(main.state).toMatchObject({ 'create-in-flight': expect.any(String), 'app-id': world.project.id });
-    expect(main.state).not.toHaveProperty('session-id');
+    expect(main.state['session-id']).toBe('');
     const ending = await post('start-device-session', main);
     expect(ending.stdout).toMatch(
       new RegExp(`::warning::A device session may be running: .*project ${world.project.id}`),
@@ -425,11 +428,9 @@ describe('start-device-session failures before a session exists', () => {
     );
     cases.forEach(([inputs, message], index) => {
       const run = results[index];
-      expect({ inputs, exitCode: run.exitCode, state: run.state }).toEqual({
-        inputs,
-        exitCode: 1,
-        state: {},
-      });
+      // Only the names saved empty before anything could fail (saveInitialState), and the transport.
+      const saved = Object.entries(run.state).filter(([name, value]) => name !== 'transport' && value !== '');
+      expect({ inputs, exitCode: run.exitCode, saved }).toEqual({ inputs, exitCode: 1, saved: [] });
       expect(run.stdout).toContain(message);
       expect(run.stdout.match(/::error::/g)).toHaveLength(1);
     });
@@ -468,14 +469,16 @@ describe('post steps that have nothing to stop', () => {
         { inputs: { ...world.api, platform: 'ios' } },
       ),
     ]);
-    for (const ending of posts) {
+    posts.forEach((ending, index) => {
       expect(ending.exitCode).toBe(0);
       expect(ending.stderr).toBe('');
       expect(renderLog(ending.stdout)).toBe('');
       expect(ending.stdout).toContain(
-        '::debug::No device session was started by this step; nothing to stop.',
+        index < 2
+          ? '::debug::No device session was started by this step; nothing to stop.'
+          : '::debug::The main step saved no state for this post step; nothing to stop.',
       );
-    }
+    });
     expect(world.sim.requests).toEqual([]);
     world.sim.cancelRun(dispatched.outputs['run-id']);
   });
