@@ -384,7 +384,11 @@ describe('start-device-session failures before a session exists', () => {
     const printed = [forbidden.stdout, forbidden.stderr, ...Object.values(forbidden.files)].join('\n');
     expect(printed.split(`::add-mask::${viewer}`).slice(1).join('')).not.toContain(viewer);
     expect(disabled.exitCode).toBe(1);
-    expect(disabled.stdout).toContain('The service rejected the request (400 Bad Request)');
+    expect(disabled.stdout).toContain(
+      `::error::Creating the device session failed: remote device sessions are not enabled for the account that owns project ${project.id}`,
+    );
+    expect(disabled.stdout).toContain('the account that owns the project needs access to it');
+    expect(disabled.stdout).not.toContain('rejected the request');
     expect(world.sim.sessions()).toEqual([]);
     // A create answered with an error started nothing: the marker is cleared, the post step says nothing.
     expect(forbidden.state['create-in-flight']).toBe('');
@@ -435,6 +439,37 @@ describe('start-device-session failures before a session exists', () => {
       expect(run.stdout.match(/::error::/g)).toHaveLength(1);
     });
     expect(apiRequests(world.sim)).toEqual([]);
+  });
+});
+
+describe('the device-sessions preview is not enabled for the account', () => {
+  it('is reported as such with what to do, whatever words the service uses; other 400s stay bad requests', async () => {
+    // The spec shows no error code for this 400: a service that words it otherwise and sends no code.
+    world.sim.injectFault({
+      method: 'POST',
+      path: SESSIONS,
+      kind: 'status',
+      status: 400,
+      body: {
+        errors: [{ message: 'Device run sessions are a preview feature not enabled for this account' }],
+      },
+    });
+    const reworded = await start('start-device-session');
+    // A 400 about the account's duration limit is a bad input, not the feature gate.
+    const limited = world.sim.addAccount({ name: 'short', maxDurationLimitMinutes: 10 });
+    const project = world.sim.addProject({ account: limited, repoPath: world.repo.path });
+    const owner = world.sim.addToken({ account: limited, role: 'owner' });
+    const tooLong = await start('root', { token: owner, 'app-id': project.id, 'max-duration-minutes': '60' });
+    expect(reworded.exitCode).toBe(1);
+    expect(renderLog(reworded.stdout)).toMatch(
+      /^Error: Creating the device session failed: remote device sessions are not enabled for the account that owns project .*\(400: Device run sessions are a preview feature not enabled for this account\)\. Device sessions are a limited-access preview/m,
+    );
+    expect(reworded.stdout.match(/::error::/g)).toHaveLength(1);
+    expect(reworded.state['create-in-flight']).toBe('');
+    expect(tooLong.exitCode).toBe(1);
+    expect(tooLong.stdout).toContain('The service rejected the request (400 Bad Request)');
+    expect(tooLong.stdout).not.toContain('not enabled');
+    expect(world.sim.sessions()).toEqual([]);
   });
 });
 

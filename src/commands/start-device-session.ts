@@ -26,6 +26,7 @@ import {
   type DeviceSession,
 } from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
+import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../summary.js';
 import { oneLine } from '../text.js';
 import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
@@ -157,6 +158,7 @@ export const startDeviceSession = defineCommand({
       }
       // Refused for certain: no session exists, so the post step must not warn that one may.
       if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
+      if (featureNotEnabled(error)) throw new ActionFailure(featureNotEnabledMessage(error, request.appId));
       throw error;
     }
     recordSession(service, created.id, created.url ?? '', values['export-env']);
@@ -234,6 +236,28 @@ function createdNothing(error: unknown): boolean {
   // A 429 is an answer too, but the spec does not say the request was not processed.
   if (error instanceof ServiceError) return error.status >= 400 && error.status < 500 && error.status !== 429;
   return error instanceof NetworkError && error.certainlyNotProcessed;
+}
+
+/**
+ * The spec's rule 4 of the create: "Creation fails with 400 when the feature is not enabled for the
+ * account". Its error codes are "not shown", so the service's message tells this 400 from a bad input.
+ */
+const NOT_ENABLED = /\b(?:not\s+(?:been\s+)?enabled|disabled|not\s+available|no\s+access)\b/i;
+const FEATURE = /\b(?:feature|preview|device[- ]?(?:run[- ]?)?sessions?|account)\b/i;
+
+function featureNotEnabled(error: unknown): error is ServiceError {
+  if (!(error instanceof ServiceError) || error.status !== 400 || error.code === 'UNAUTHORIZED_ERROR')
+    return false;
+  if (error.code && /FEATURE|NOT_ENABLED/i.test(error.code)) return true;
+  return NOT_ENABLED.test(error.serviceMessage) && FEATURE.test(error.serviceMessage);
+}
+
+function featureNotEnabledMessage(error: ServiceError, appId: string): string {
+  return (
+    `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${appId} ` +
+    `(400: ${error.serviceMessage.replace(/\.+$/, '')}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
+    "ask an owner of that account to request access to the device-sessions preview, or use a project of an account that has it. The step's inputs are not the problem; no session was created."
+  );
 }
 
 /** The spec's rules across fields: application sources, idle below duration, serve-sim limits. */
