@@ -34,6 +34,8 @@ import { Progress } from './progress.js';
 import { renderSessionSummary, type SessionOutcome } from './summary.js';
 import { oneLine } from './text.js';
 import { ActionFailure } from './errors.js';
+import { ServiceError } from './service/errors.js';
+import { endedMessage } from './session-accounting.js';
 import type { ActionIO } from './io.js';
 import type { ServiceContext } from './commands/command.js';
 import { STATE } from './session-state.js';
@@ -79,6 +81,11 @@ export async function waitUntilReady(
     });
   } catch (error) {
     const reason = `Waiting for the device session failed: ${(error as Error).message}`;
+    // The service says there is no such session (or this token cannot see it): nothing to stop.
+    if (error instanceof ServiceError && error.status === 404) {
+      await io.appendSummary(summarize('failed', session, { reason }));
+      throw new ActionFailure(reason);
+    }
     return stopAndFail(context, { id: session.id, url: sessionUrl }, reason, (stopped) =>
       summarize('failed', session, { stopped, reason }),
     );
@@ -101,8 +108,8 @@ export async function waitUntilReady(
   io.setOutput('status', ready.status);
   if (!isReady(ready)) {
     io.saveState(STATE.stopped, 'true');
-    const reason = `The device session became ${oneLine(ready.status, 40)} before it was ready.`;
-    await io.appendSummary(summarize('ended', ready, { reason }));
+    const reason = endedMessage(ready);
+    await io.appendSummary(summarize(ready.startedAt ? 'ended-after-ready' : 'ended', ready, { reason }));
     throw new ActionFailure(`${reason} ${ready.url ?? sessionUrl}`.trimEnd());
   }
   exposeConnection(io, ready, options.exportEnv);

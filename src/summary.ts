@@ -163,7 +163,8 @@ function jobError(job: Job): string {
 }
 
 /** How waiting for a session ended, as the summary tells it. */
-export type SessionOutcome = 'ready' | 'started' | 'ended' | 'timed-out' | 'cancelled' | 'failed';
+export type SessionOutcome =
+  'ready' | 'started' | 'ended' | 'ended-after-ready' | 'timed-out' | 'cancelled' | 'failed';
 
 export interface SessionReport {
   session: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>;
@@ -180,6 +181,7 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
   ready: '✅ ready',
   started: '🚀 started, not waited for',
   ended: '❌ ended before it was ready',
+  'ended-after-ready': '❌ had been ready, and has ended',
   'timed-out': '⏱️ not ready in time',
   cancelled: '🛑 the step was cancelled',
   failed: '❌ could not be followed',
