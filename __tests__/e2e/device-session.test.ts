@@ -473,6 +473,35 @@ describe('the device-sessions preview is not enabled for the account', () => {
   });
 });
 
+describe('the default session name', () => {
+  const github = {
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_WORKFLOW: 'CI',
+    GITHUB_RUN_NUMBER: '42',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_JOB: 'e2e',
+  };
+
+  it('is built from the GitHub context, at most 255 characters, and not sent outside a runner', async () => {
+    const runs = await Promise.all([
+      start('start-device-session', { wait: 'false' }, { env: github }),
+      start('root', { wait: 'false' }, { env: { ...github, GITHUB_WORKFLOW: `Nightly ${'w'.repeat(300)}` } }),
+      start('start-device-session', { wait: 'false' }),
+      start('start-device-session', { wait: 'false', name: 'checkout flow' }, { env: github }),
+    ]);
+    expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0]);
+    const nameOf = (run: ActionRun) => world.sim.getSession(run.outputs['session-id'])?.name;
+    expect(nameOf(runs[0])).toBe('acme/app · CI #42.1 · e2e');
+    expect(nameOf(runs[1])).toHaveLength(255);
+    expect(nameOf(runs[1])).toMatch(/^acme\/app · Nightly w+… #42\.1 · e2e$/);
+    expect(nameOf(runs[2])).toBeNull();
+    const bodies = world.sim.requests.filter((request) => request.path === SESSIONS).map((r) => r.body);
+    expect(bodies.filter((body) => !(body as Record<string, unknown>).name)).toHaveLength(1);
+    expect(nameOf(runs[3])).toBe('checkout flow');
+    await Promise.all(runs.map((run, index) => post(index === 1 ? 'root' : 'start-device-session', run)));
+  });
+});
+
 describe('post steps that have nothing to stop', () => {
   it('the root action after run-workflow or verify-webhook, and either post without state, say nothing above debug', async () => {
     const dispatched = await runStep('root', {

@@ -32,6 +32,7 @@ import { oneLine } from '../text.js';
 import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
 import { STATE } from '../session-state.js';
 import { stopAndFail } from '../session-stop.js';
+import { commentSubject, defaultSessionName } from '../session-name.js';
 import { defineCommand, hostOf, type ServiceContext } from './command.js';
 
 const inputs = {
@@ -45,7 +46,8 @@ const inputs = {
     parse: parse.oneOf(PLATFORMS),
   },
   name: {
-    description: `Session name, up to ${LIMITS.nameLength} characters.`,
+    description: `Session name, up to ${LIMITS.nameLength} characters. Default: built from the GitHub context as repository · workflow #run.attempt · job, such as \`acme/app · CI #42.1 · e2e\` (matrix values are not in it: put them in \`name\` yourself); none outside a runner.`,
+    fallback: (source) => defaultSessionName(source.env),
     parse: parse.text(LIMITS.nameLength),
   },
   type: {
@@ -123,9 +125,14 @@ export const startDeviceSession = defineCommand({
   outputs: SESSION_OUTPUTS,
   post: true,
   rules: sessionRules,
-  comment: (values) => ({
+  // Keyed by what stays the same from run to run: never the default name, which has the run number.
+  comment: (values, source) => ({
     kind: 'start-device-session',
-    subject: values.name ?? `${values.platform} ${values.type ?? 'agent-device'}`,
+    subject: commentSubject(
+      source.input('name'),
+      { platform: values.platform, type: values.type, deviceIdentifier: values['device-identifier'] },
+      source.env,
+    ),
   }),
 
   async run(values, context) {
