@@ -89,3 +89,11 @@ export function restoreTransport(
   }
   return { saved: true };
 }
+
+/** A session a main step created, as its post step reads it from the state. */
+export interface SavedSession {
+  id: string;
+  url: string;
+  /** Set when the main step saw it end (confirmed ended): the post step leaves it. */
+  ended?: string;
+}

@@ -9,6 +9,7 @@ import { firstJobError, type DeviceSession, type WorkflowRun } from './service/c
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
+import { deviceTime } from './session-accounting.js';
 
 type Job = WorkflowRun['jobs'][number];
 
@@ -200,11 +201,10 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
     '',
   ];
-  lines.push('| Session | Status | Waited | Max duration |', '| --- | --- | --- | --- |');
+  lines.push('| Session | Status | Waited | Device time |', '| --- | --- | --- | --- |');
   const shownStatus = report.outcome === 'ready' ? '✅ ready' : status(session.status);
-  const duration = session.maxDurationMinutes != null ? `${session.maxDurationMinutes} min` : '';
   lines.push(
-    `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${duration} |`,
+    `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${markdownText(deviceTime(session), 80)} |`,
     '',
   );
   if (report.reason) lines.push(`> ${markdownText(report.reason, 1000)}`, '');

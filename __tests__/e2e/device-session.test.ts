@@ -111,6 +111,8 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       expectMaskedFirst(main, world.token);
       expect(main.summary).toContain('ready');
       expect(main.summary).toContain('The post step stops this session when the job ends.');
+      expect(main.summary).toContain('| Device time |');
+      expect(main.summary).toMatch(/\| \d+s of its 30 min maximum \|/);
       expect(world.sim.requests[0].body).toEqual({
         appId: world.project.id,
         platform: 'ios',
@@ -126,6 +128,16 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       });
       expect(ending.exitCode).toBe(0);
       expect(ending.stdout).toContain(`Device session ${session.id} is stopped at `);
+      // How long the paid device ran, against its maximum, in the log and the post step's summary.
+      expect(ending.stdout).toMatch(
+        new RegExp(`Device time of session ${session.id}: \\d+s of its 30 min maximum\\.`),
+      );
+      expect(ending.summary).toContain('### Device sessions at the end of the job');
+      expect(ending.summary).toMatch(
+        new RegExp(
+          `\\| \\[${session.id}\\]\\(<[^>]+>\\) \\| stopped \\| \\d+s of its 30 min maximum \\| stopped it \\|`,
+        ),
+      );
       expect(world.sim.getSession(session.id)?.status).toBe('stopped');
       const requests = apiRequests(world.sim);
       expect(requests[0]).toBe(`POST ${SESSIONS}`);
@@ -318,7 +330,34 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       'stopped',
       'stopped',
     ]);
-    expect(postB.stdout).toContain(`Device session ${b} is stopped`);
+    expect(postA.stdout).toContain(`Device session ${a} is stopped at `);
+    // b was stopped during the job, before its post step: said plainly, and no stop is sent for it.
+    expect(postB.stdout).toContain(
+      `Device session ${b} had already been stopped during the job at ${world.sim.getSession(b)?.finishedAt}, before the post step; there was nothing to stop.`,
+    );
+    expect(postB.stdout).not.toContain('::warning::');
+    expect(world.sim.requests.filter((request) => request.path === `${SESSIONS}/${b}/stop`)).toHaveLength(1);
+    expect(postB.summary).toContain('nothing to stop, it had already been stopped during the job');
+  });
+
+  it('post warns when the session had already errored during the job, and sends no stop', async () => {
+    const main = await start('start-device-session', { 'max-duration-minutes': '20' });
+    expect(main.exitCode).toBe(0);
+    const id = main.outputs['session-id'];
+    // The device fails after it was ready, while later steps of the job use it.
+    world.sim.failSession(id);
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(renderLog(ending.stdout)).toMatch(
+      new RegExp(
+        `^Warning: Device session ${id} had already errored during the job \\(after \\d+s of device time\\); there was nothing to stop\\. ${world.sim.getSession(id)?.url}$`,
+        'm',
+      ),
+    );
+    expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
+    expect(ending.summary).toMatch(
+      /\| errored \| \d+s of its 20 min maximum \| nothing to stop, it had already errored during the job \|/,
+    );
   });
 
   it('post fails loudly, naming the session and its URL, when the stop cannot be confirmed', async () => {
