@@ -1,7 +1,7 @@
 /**
- * The post step: runs when the job ends, whatever its outcome (post-if: always()). It stops the
- * device session that this step's main part created, unless the main part saw it end, on the service
- * the main part used (saved in state, never read again from
+ * The post step: runs when the job ends, whatever its outcome (post-if: always()). It stops every
+ * device session that this step's main part created (several with start-attempts) and that the main
+ * part did not see end, on the service the main part used (saved in state, never read again from
  * the environment, so the token goes nowhere else). Each session is read first, so that one that had
  * already ended during the job is said to have (a warning when it errored), and how long its device
  * ran is logged and summarised. A paid device left running is never silent: a stop that cannot be
@@ -15,7 +15,7 @@ import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID, isSessionTerminal, type DeviceSession } from './service/contract.js';
 import type { ServiceClient } from './service/client.js';
-import { STATE, restoreTransport, type SavedSession } from './session-state.js';
+import { STATE, readSessions, restoreTransport, type SavedSession } from './session-state.js';
 import { alreadyEndedMessage, deviceTime, renderPostSummary, type PostReport } from './session-accounting.js';
 import { POST_STOP_GRACE_MS } from './runner-timings.js';
 import { logStopped, stopSession } from './session-stop.js';
@@ -50,17 +50,17 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   }
 }
 
-/** The session the main step created, as its state says; none when it saved no id. */
+/** Every session the main step created (start-attempts), the last one as the single-session keys say. */
 function savedSessions(io: ActionIO): SavedSession[] {
-  const id = io.getState(STATE.sessionId);
-  if (!id) return [];
-  return [
-    {
-      id,
+  const lastId = io.getState(STATE.sessionId);
+  const sessions = readSessions(io).filter((session) => session.id !== lastId);
+  if (lastId)
+    sessions.push({
+      id: lastId,
       url: io.getState(STATE.sessionUrl),
       ...(io.getState(STATE.stopped) === 'true' ? { ended: '' } : {}),
-    },
-  ];
+    });
+  return sessions;
 }
 
 async function handle(

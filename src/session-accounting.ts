@@ -1,6 +1,6 @@
 /**
  * What a paid device cost, in the words a reviewer reads: how long it ran against its maximum
- * duration, how a session that ended had ended, and what the post step did with it.
+ * duration, every session a start made (start-attempts), and what the post step did with each.
  * The figures come from the service's own timestamps (`startedAt` to `finishedAt`); a session that
  * never started used no device time. Values from the service pass through markdown.ts.
  */
@@ -73,6 +73,36 @@ export function alreadyEndedMessage(session: SessionTimes & Pick<DeviceSession, 
     }); there was nothing to stop.`;
   const at = session.finishedAt ? ` at ${oneLine(session.finishedAt, 40)}` : '';
   return `Device session ${session.id} had already been stopped during the job${at}, before the post step; there was nothing to stop.`;
+}
+
+/** One session a start created (start-attempts), as the summary lists it. */
+export interface AttemptRecord {
+  id: string;
+  url?: string | null;
+  status: string;
+}
+
+/** Every session the step created, when it made more than one: attempt, session, status. */
+export function renderAttempts(
+  attempts: AttemptRecord[],
+  of: number,
+  redact: (text: string) => string,
+): string {
+  if (attempts.length < 2) return '';
+  const safe = redactDeep(attempts, redact);
+  const lines = [
+    `**Attempts** (${attempts.length} of at most ${of})`,
+    '',
+    '| Attempt | Session | Status |',
+    '| --- | --- | --- |',
+  ];
+  safe.forEach((attempt, index) =>
+    lines.push(
+      `| ${index + 1} | ${markdownLink(attempt.id, attempt.url)} | ${markdownText(attempt.status, 40)} |`,
+    ),
+  );
+  lines.push('');
+  return lines.join('\n');
 }
 
 /** What the post step did with one session. */

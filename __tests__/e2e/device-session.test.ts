@@ -100,6 +100,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
         'app-id': world.project.id,
         'auto-stop': 'true',
         'poll-interval-ms': '50',
+        sessions: JSON.stringify([{ id: session.id, url: session.url }]),
         // Saved empty first (saveInitialState), so no later step's environment can fill them.
         stopped: '',
         transport: '{}',
@@ -465,6 +466,8 @@ describe('start-device-session failures before a session exists', () => {
         'only one application source is allowed',
       ],
       [{ 'app-id': 'abc' }, '`app-id` must be a UUID'],
+      [{ 'start-attempts': '6' }, '`start-attempts` must be a whole number from 1 to 5'],
+      [{ 'start-attempts': '2', wait: 'false' }, '`start-attempts` needs `wait: true`'],
     ];
     const results = await Promise.all(
       cases.map(([inputs], index) => start(index % 2 ? 'root' : 'start-device-session', inputs)),
@@ -509,6 +512,178 @@ describe('the device-sessions preview is not enabled for the account', () => {
     expect(tooLong.stdout).toContain('The service rejected the request (400 Bad Request)');
     expect(tooLong.stdout).not.toContain('not enabled');
     expect(world.sim.sessions()).toEqual([]);
+  });
+});
+
+describe('start-attempts', () => {
+  /**
+   * Plays the service's side: each session the step creates becomes errored or ready when the test
+   * says, in order, whatever the timing (the sessions are never ready on their own).
+   */
+  function playSessions(fates: Array<'errored' | 'ready'>): () => void {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const seen = new Set<string>();
+    const timer = setInterval(() => {
+      for (const session of world.sim.sessions()) {
+        if (seen.has(session.id)) continue;
+        seen.add(session.id);
+        const fate = fates[seen.size - 1] ?? 'ready';
+        if (fate === 'errored') world.sim.failSession(session.id);
+        else world.sim.readySession(session.id);
+      }
+    }, 10);
+    return () => clearInterval(timer);
+  }
+
+  it.each(ACTIONS)(
+    '%s: sessions that error before they are ready are stopped and replaced; every attempt logged and summarised; post stops the last',
+    async (action) => {
+      const stopPlaying = playSessions(['errored', 'errored', 'ready']);
+      let main: ActionRun;
+      try {
+        main = await start(action, { 'start-attempts': '3', 'max-duration-minutes': '30' });
+      } finally {
+        stopPlaying();
+      }
+      expect(main.exitCode).toBe(0);
+      const [first, second, third] = world.sim.sessions();
+      expect(world.sim.sessions()).toHaveLength(3);
+      expect([first.status, second.status, third.status]).toEqual(['errored', 'errored', 'in-progress']);
+      // The errored ones were stopped (answered unchanged) before the next create; nothing else was repeated.
+      const creates = apiRequests(world.sim).filter((line) => line === `POST ${SESSIONS}`);
+      expect(creates).toHaveLength(3);
+      const stops = apiRequests(world.sim).filter((line) => line.endsWith('/stop'));
+      expect(stops).toEqual([`POST ${SESSIONS}/${first.id}/stop`, `POST ${SESSIONS}/${second.id}/stop`]);
+      const log = renderLog(main.stdout);
+      expect(log).toContain(
+        `Attempt 1 of 3: device session ${first.id} errored before it was ready; creating another (attempt 2 of 3).`,
+      );
+      expect(log).toContain(
+        `Attempt 2 of 3: device session ${second.id} errored before it was ready; creating another (attempt 3 of 3).`,
+      );
+      expect(log).toMatch(/Creating ios device session \(type agent-device\) at .* \(attempt 3 of 3\)\./);
+      expect(main.outputs).toMatchObject({ 'session-id': third.id, status: 'in-progress' });
+      expect(main.env.SVC_DEVICE_SESSION_ID).toBe(third.id);
+      // Every attempt in the summary, with its session and status.
+      expect(main.summary).toContain('**Attempts** (3 of at most 3)');
+      expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
+      expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);
+      expect(main.summary).toContain(`| 3 | [${third.id}](<${third.url}>) | in-progress |`);
+      // State: every session created, the errored ones marked ended; the single-session keys name the last.
+      expect(JSON.parse(main.state.sessions)).toEqual([
+        { id: first.id, url: first.url, ended: 'errored' },
+        { id: second.id, url: second.url, ended: 'errored' },
+        { id: third.id, url: third.url },
+      ]);
+      expect(main.state).toMatchObject({ 'session-id': third.id, 'session-url': third.url, stopped: '' });
+
+      world.sim.clearRequests();
+      const ending = await post(action, main);
+      expect(ending.exitCode).toBe(0);
+      expect(world.sim.getSession(third.id)?.status).toBe('stopped');
+      expect(apiRequests(world.sim)).toEqual([
+        `GET ${SESSIONS}/${third.id}`,
+        `POST ${SESSIONS}/${third.id}/stop`,
+      ]);
+      expect(ending.stdout).toContain(
+        `Device session ${first.id} already ended during the main step (errored).`,
+      );
+      expect(ending.stdout).toContain(
+        `Device session ${second.id} already ended during the main step (errored).`,
+      );
+      expect(ending.summary).toContain(
+        `| [${first.id}](<${first.url}>) | errored |  | ended during the main step |`,
+      );
+      expect(ending.summary).toMatch(
+        new RegExp(`\\| \\[${third.id}\\]\\(<[^>]+>\\) \\| stopped \\| .* \\| stopped it \\|`),
+      );
+    },
+  );
+
+  it('the post step stops every session the main step could not confirm ended, not only the last', async () => {
+    const stopPlaying = playSessions(['errored', 'ready']);
+    // The stop that closes the errored session is refused: the main step goes on, and says so.
+    world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 403, times: 1 });
+    let main: ActionRun;
+    try {
+      main = await start('start-device-session', { 'start-attempts': '2' });
+    } finally {
+      stopPlaying();
+    }
+    expect(main.exitCode).toBe(0);
+    const [first, second] = world.sim.sessions();
+    expect(renderLog(main.stdout)).toContain(
+      `Warning: Device session ${first.id} errored; the stop sent to close it was not confirmed`,
+    );
+    expect(JSON.parse(main.state.sessions)).toEqual([
+      { id: first.id, url: first.url },
+      { id: second.id, url: second.url },
+    ]);
+    world.sim.clearRequests();
+    // The post step's read of the first session fails too: it sends the stop all the same.
+    world.sim.injectFault({
+      method: 'GET',
+      path: `${SESSIONS}/${first.id}`,
+      kind: 'status',
+      status: 403,
+      times: 1,
+    });
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([
+      `POST ${SESSIONS}/${first.id}/stop`,
+      `POST ${SESSIONS}/${second.id}/stop`,
+    ]);
+    // The first answered unchanged: errored before it was ready, said as a warning.
+    expect(renderLog(ending.stdout)).toMatch(
+      new RegExp(
+        `^Warning: Device session ${first.id} had already errored during the job \\(before it was ready, \\d+s after it was created\\)`,
+        'm',
+      ),
+    );
+    expect(world.sim.getSession(second.id)?.status).toBe('stopped');
+  });
+
+  it('only an errored session starts another: a timeout or a lost create answer does not', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const timedOut = await start('start-device-session', {
+      'start-attempts': '3',
+      'timeout-minutes': '0.008',
+    });
+    expect(timedOut.exitCode).toBe(1);
+    expect(world.sim.sessions()).toHaveLength(1);
+    expect(timedOut.stdout).toContain(
+      '::error::The device session was not ready within timeout-minutes (0.008)',
+    );
+    expect(timedOut.stdout).not.toContain('creating another');
+    world.sim.reset();
+    world.sim.injectFault({ method: 'POST', path: SESSIONS, kind: 'reset', processed: true, times: 1 });
+    const lost = await start('root', { 'start-attempts': '3' });
+    expect(lost.exitCode).toBe(1);
+    expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
+    // The session the lost answer created: the action cannot know its id (see the test above on it).
+    for (const session of world.sim.activeSessions()) world.sim.failSession(session.id);
+  });
+
+  it('every attempt errored: the step fails naming the attempts, and the post step sends nothing', async () => {
+    const stopPlaying = playSessions(['errored', 'errored']);
+    let main: ActionRun;
+    try {
+      main = await start('start-device-session', { 'start-attempts': '2' });
+    } finally {
+      stopPlaying();
+    }
+    const [first, second] = world.sim.sessions();
+    expect(main.exitCode).toBe(1);
+    expect(main.stdout).toContain(
+      `::error::The device session became errored before it was ready. It was attempt 2 of 2; the session of attempt 1 had errored before it was ready. ${second.url}`,
+    );
+    expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
+    expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);
+    world.sim.clearRequests();
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(apiRequests(world.sim)).toEqual([]);
   });
 });
 
@@ -576,6 +751,7 @@ describe('post steps that have nothing to stop', () => {
       expect(ending.exitCode).toBe(0);
       expect(ending.stderr).toBe('');
       expect(renderLog(ending.stdout)).toBe('');
+      expect(ending.summary).toBe('');
       expect(ending.stdout).toContain(
         index < 2
           ? '::debug::No device session was started by this step; nothing to stop.'
