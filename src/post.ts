@@ -46,7 +46,7 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   try {
     await handle(io, sessions, transport.differs, reports);
   } finally {
-    await io.appendSummary(renderPostSummary(reports, io.redact));
+    if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
   }
 }
 
@@ -193,7 +193,9 @@ async function readBeforeStop(
 ): Promise<DeviceSession | undefined> {
   if (hurry.aborted) return undefined;
   try {
-    return await client.getDeviceSession(id, { deadline: Date.now() + READ_BEFORE_STOP_MS, signal: hurry });
+    // The signal also ends an answer that is slow to come: the deadline only stops new attempts.
+    const signal = AbortSignal.any([hurry, AbortSignal.timeout(READ_BEFORE_STOP_MS)]);
+    return await client.getDeviceSession(id, { deadline: Date.now() + READ_BEFORE_STOP_MS, signal });
   } catch (error) {
     io.debug(`Reading device session ${id} before stopping it failed: ${(error as Error).message}`);
     return undefined;

@@ -193,6 +193,8 @@ describe('post step', () => {
     ]);
     expect(process.exitCode).toBe(1);
     expect(apiRequests()).toEqual([]);
+    // Nothing was done to any session: no summary section to write.
+    expect(io.summaries).toEqual([]);
   });
 
   it('uses the saved base URL, never SVC_BASE_URL from the environment, and the token goes nowhere else', async () => {
