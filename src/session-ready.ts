@@ -34,6 +34,8 @@ import { Progress } from './progress.js';
 import { renderSessionSummary, type SessionOutcome } from './summary.js';
 import { oneLine } from './text.js';
 import { ActionFailure } from './errors.js';
+import { ServiceError } from './service/errors.js';
+import { endedMessage, renderAttempts, type AttemptRecord } from './session-accounting.js';
 import type { ActionIO } from './io.js';
 import type { ServiceContext } from './commands/command.js';
 import { STATE } from './session-state.js';
@@ -42,12 +44,34 @@ import { stopAndFail } from './session-stop.js';
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;
 
+/** Which of several sessions a start is waiting for (start-attempts). */
+export interface AttemptContext {
+  number: number;
+  of: number;
+  /** The sessions of the earlier attempts, each errored before it was ready. */
+  earlier: AttemptRecord[];
+}
+
+/**
+ * How waiting ended when it did not fail the step: the session is ready, or (only when
+ * `retryIfErrored`) it errored before it was ready and the caller starts another.
+ */
+export type WaitResult =
+  { kind: 'ready'; session: DeviceSession } | { kind: 'errored'; session: DeviceSession };
+
 export async function waitUntilReady(
   session: Pick<DeviceSession, 'id' | 'status' | 'url'>,
-  options: { exportEnv: boolean; api: ApiSettings; note: string },
+  options: {
+    exportEnv: boolean;
+    api: ApiSettings;
+    note: string;
+    attempt?: AttemptContext;
+    /** An `errored` session is returned instead of failing the step (another attempt follows). */
+    retryIfErrored?: boolean;
+  },
   context: ServiceContext,
   timing: { startedAt: number; firstReadAfterInterval: boolean },
-): Promise<void> {
+): Promise<WaitResult> {
   const { io, client, signal } = context;
   let sessionUrl = session.url ?? '';
   const progress = new Progress(io, timing.startedAt, HEARTBEAT_MS);
@@ -79,6 +103,11 @@ export async function waitUntilReady(
     });
   } catch (error) {
     const reason = `Waiting for the device session failed: ${(error as Error).message}`;
+    // The service says there is no such session (or this token cannot see it): nothing to stop.
+    if (error instanceof ServiceError && error.status === 404) {
+      await io.appendSummary(summarize('failed', session, { reason }));
+      throw new ActionFailure(reason);
+    }
     return stopAndFail(context, { id: session.id, url: sessionUrl }, reason, (stopped) =>
       summarize('failed', session, { stopped, reason }),
     );
@@ -100,30 +129,55 @@ export async function waitUntilReady(
   const ready = outcome.value;
   io.setOutput('status', ready.status);
   if (!isReady(ready)) {
+    // Another attempt follows: the caller stops this one and says so.
+    if (options.retryIfErrored && ready.status === 'errored') return { kind: 'errored', session: ready };
     io.saveState(STATE.stopped, 'true');
-    const reason = `The device session became ${oneLine(ready.status, 40)} before it was ready.`;
-    await io.appendSummary(summarize('ended', ready, { reason }));
+    const attempts =
+      options.attempt && options.attempt.earlier.length > 0 ? ` ${attemptsNote(options.attempt)}` : '';
+    const reason = `${endedMessage(ready)}${attempts}`;
+    await io.appendSummary(summarize(ready.startedAt ? 'ended-after-ready' : 'ended', ready, { reason }));
     throw new ActionFailure(`${reason} ${ready.url ?? sessionUrl}`.trimEnd());
   }
   exposeConnection(io, ready, options.exportEnv);
   io.info(`Device session ready after ${progress.elapsed()}.`);
   await io.appendSummary(summarize('ready', ready, { note: options.note }));
+  return { kind: 'ready', session: ready };
 
   function summarize(
     outcome: SessionOutcome,
     read: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>,
     extra: { stopped?: boolean; reason?: string; note?: string },
   ): string {
-    return renderSessionSummary(
-      {
-        session: { ...read, url: read.url ?? sessionUrl },
-        outcome,
-        waitedMs: Date.now() - timing.startedAt,
-        ...extra,
-      },
-      io.redact,
+    const attempt = options.attempt;
+    const attempts = attempt
+      ? renderAttempts(
+          [...attempt.earlier, { id: read.id, url: read.url ?? sessionUrl, status: read.status }],
+          attempt.of,
+          io.redact,
+        )
+      : '';
+    return (
+      renderSessionSummary(
+        {
+          session: { ...read, url: read.url ?? sessionUrl },
+          outcome,
+          waitedMs: Date.now() - timing.startedAt,
+          ...extra,
+        },
+        io.redact,
+      ) + attempts
     );
   }
+}
+
+/** `It was attempt 3 of 3; the sessions of attempts 1 and 2 had errored before they were ready.` */
+function attemptsNote(attempt: AttemptContext): string {
+  const earlier = attempt.earlier.map((_, index) => index + 1);
+  const one = earlier.length === 1;
+  const which = one
+    ? `the session of attempt ${earlier[0]}`
+    : `the sessions of attempts ${earlier.slice(0, -1).join(', ')} and ${earlier.at(-1)}`;
+  return `It was attempt ${attempt.number} of ${attempt.of}; ${which} had errored before ${one ? 'it was' : 'they were'} ready.`;
 }
 
 function isReady(session: DeviceSession): boolean {

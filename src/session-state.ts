@@ -18,12 +18,18 @@ import type { ActionIO } from './io.js';
 export const STATE = {
   /** Set before the create request is sent: if no id follows, a session may exist all the same. */
   createInFlight: 'create-in-flight',
+  /** The session of the last attempt (start-attempts); '' while its create is in flight. */
   sessionId: 'session-id',
   sessionUrl: 'session-url',
+  /**
+   * Every session this step created, in order (JSON: `[{ id, url, ended? }]`): with `start-attempts`
+   * a session that errored is replaced by another, and the post step stops each one not `ended`.
+   */
+  sessions: 'sessions',
   baseUrl: 'base-url',
   appId: 'app-id',
   autoStop: 'auto-stop',
-  /** The session already ended during the main step: nothing to stop. */
+  /** The last attempt's session already ended during the main step: nothing to stop. */
   stopped: 'stopped',
   /** The main step's poll interval, which also paces the post step's retries. */
   pollIntervalMs: 'poll-interval-ms',
@@ -88,4 +94,39 @@ export function restoreTransport(
     else env[name] = main;
   }
   return { saved: true };
+}
+
+/** One session a main step created, as saved for its post step. */
+export interface SavedSession {
+  id: string;
+  url: string;
+  /** The status the main step saw it end with (confirmed ended): the post step leaves it. */
+  ended?: string;
+}
+
+/** The sessions saved under STATE.sessions; malformed state reads as none. */
+export function readSessions(io: Pick<ActionIO, 'getState'>): SavedSession[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(io.getState(STATE.sessions) || '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { id, url, ended } = entry as Record<string, unknown>;
+    if (typeof id !== 'string') return [];
+    return [
+      {
+        id,
+        url: typeof url === 'string' ? url : '',
+        ...(typeof ended === 'string' && ended ? { ended } : {}),
+      },
+    ];
+  });
+}
+
+export function saveSessions(io: Pick<ActionIO, 'saveState'>, sessions: SavedSession[]): void {
+  io.saveState(STATE.sessions, JSON.stringify(sessions));
 }

@@ -9,6 +9,7 @@ import { firstJobError, type DeviceSession, type WorkflowRun } from './service/c
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
+import { deviceTime } from './session-accounting.js';
 
 type Job = WorkflowRun['jobs'][number];
 
@@ -163,7 +164,8 @@ function jobError(job: Job): string {
 }
 
 /** How waiting for a session ended, as the summary tells it. */
-export type SessionOutcome = 'ready' | 'started' | 'ended' | 'timed-out' | 'cancelled' | 'failed';
+export type SessionOutcome =
+  'ready' | 'started' | 'ended' | 'ended-after-ready' | 'timed-out' | 'cancelled' | 'failed';
 
 export interface SessionReport {
   session: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>;
@@ -180,6 +182,7 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
   ready: '✅ ready',
   started: '🚀 started, not waited for',
   ended: '❌ ended before it was ready',
+  'ended-after-ready': '❌ had been ready, and has ended',
   'timed-out': '⏱️ not ready in time',
   cancelled: '🛑 the step was cancelled',
   failed: '❌ could not be followed',
@@ -198,11 +201,10 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
     '',
   ];
-  lines.push('| Session | Status | Waited | Max duration |', '| --- | --- | --- | --- |');
+  lines.push('| Session | Status | Waited | Device time |', '| --- | --- | --- | --- |');
   const shownStatus = report.outcome === 'ready' ? '✅ ready' : status(session.status);
-  const duration = session.maxDurationMinutes != null ? `${session.maxDurationMinutes} min` : '';
   lines.push(
-    `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${duration} |`,
+    `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${markdownText(deviceTime(session), 80)} |`,
     '',
   );
   if (report.reason) lines.push(`> ${markdownText(report.reason, 1000)}`, '');

@@ -98,7 +98,8 @@ describe('start-device-session, as the sub-action and as the root action', () =>
         'app-id': world.project.id,
         'auto-stop': 'true',
         'poll-interval-ms': '50',
-        // Saved empty first (with the transport settings), so no STATE_ from the job's env can stand in.
+        sessions: JSON.stringify([{ id: session.id, url: session.url }]),
+        // Saved empty first (saveInitialState), so no later step's environment can fill them.
         stopped: '',
         transport: '{}',
       });
@@ -109,6 +110,8 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       expectMaskedFirst(main, world.token);
       expect(main.summary).toContain('ready');
       expect(main.summary).toContain('The post step stops this session when the job ends.');
+      expect(main.summary).toContain('| Device time |');
+      expect(main.summary).toMatch(/\| \d+s of its 30 min maximum \|/);
       expect(world.sim.requests[0].body).toEqual({
         appId: world.project.id,
         platform: 'ios',
@@ -124,6 +127,16 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       });
       expect(ending.exitCode).toBe(0);
       expect(ending.stdout).toContain(`Device session ${session.id} is stopped at `);
+      // How long the paid device ran, against its maximum, in the log and the post step's summary.
+      expect(ending.stdout).toMatch(
+        new RegExp(`Device time of session ${session.id}: \\d+s of its 30 min maximum\\.`),
+      );
+      expect(ending.summary).toContain('### Device sessions at the end of the job');
+      expect(ending.summary).toMatch(
+        new RegExp(
+          `\\| \\[${session.id}\\]\\(<[^>]+>\\) \\| stopped \\| \\d+s of its 30 min maximum \\| stopped it \\|`,
+        ),
+      );
       expect(world.sim.getSession(session.id)?.status).toBe('stopped');
       const requests = apiRequests(world.sim);
       expect(requests[0]).toBe(`POST ${SESSIONS}`);
@@ -316,7 +329,34 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       'stopped',
       'stopped',
     ]);
-    expect(postB.stdout).toContain(`Device session ${b} is stopped`);
+    expect(postA.stdout).toContain(`Device session ${a} is stopped at `);
+    // b was stopped during the job, before its post step: said plainly, and no stop is sent for it.
+    expect(postB.stdout).toContain(
+      `Device session ${b} had already been stopped during the job at ${world.sim.getSession(b)?.finishedAt}, before the post step; there was nothing to stop.`,
+    );
+    expect(postB.stdout).not.toContain('::warning::');
+    expect(world.sim.requests.filter((request) => request.path === `${SESSIONS}/${b}/stop`)).toHaveLength(1);
+    expect(postB.summary).toContain('nothing to stop, it had already been stopped during the job');
+  });
+
+  it('post warns when the session had already errored during the job, and sends no stop', async () => {
+    const main = await start('start-device-session', { 'max-duration-minutes': '20' });
+    expect(main.exitCode).toBe(0);
+    const id = main.outputs['session-id'];
+    // The device fails after it was ready, while later steps of the job use it.
+    world.sim.failSession(id);
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(renderLog(ending.stdout)).toMatch(
+      new RegExp(
+        `^Warning: Device session ${id} had already errored during the job \\(after \\d+s of device time\\); there was nothing to stop\\. ${world.sim.getSession(id)?.url}$`,
+        'm',
+      ),
+    );
+    expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
+    expect(ending.summary).toMatch(
+      /\| errored \| \d+s of its 20 min maximum \| nothing to stop, it had already errored during the job \|/,
+    );
   });
 
   it('post fails loudly, naming the session and its URL, when the stop cannot be confirmed', async () => {
@@ -382,7 +422,11 @@ describe('start-device-session failures before a session exists', () => {
     const printed = [forbidden.stdout, forbidden.stderr, ...Object.values(forbidden.files)].join('\n');
     expect(printed.split(`::add-mask::${viewer}`).slice(1).join('')).not.toContain(viewer);
     expect(disabled.exitCode).toBe(1);
-    expect(disabled.stdout).toContain('The service rejected the request (400 Bad Request)');
+    expect(disabled.stdout).toContain(
+      `::error::Creating the device session failed: remote device sessions are not enabled for the account that owns project ${project.id}`,
+    );
+    expect(disabled.stdout).toContain('the account that owns the project needs access to it');
+    expect(disabled.stdout).not.toContain('rejected the request');
     expect(world.sim.sessions()).toEqual([]);
     // A create answered with an error started nothing: the marker is cleared, the post step says nothing.
     expect(forbidden.state['create-in-flight']).toBe('');
@@ -420,19 +464,253 @@ describe('start-device-session failures before a session exists', () => {
         'only one application source is allowed',
       ],
       [{ 'app-id': 'abc' }, '`app-id` must be a UUID'],
+      [{ 'start-attempts': '6' }, '`start-attempts` must be a whole number from 1 to 5'],
+      [{ 'start-attempts': '2', wait: 'false' }, '`start-attempts` needs `wait: true`'],
     ];
     const results = await Promise.all(
       cases.map(([inputs], index) => start(index % 2 ? 'root' : 'start-device-session', inputs)),
     );
     cases.forEach(([inputs, message], index) => {
       const run = results[index];
-      // Nothing but the names the post step reads, saved empty before the inputs were read.
-      const saved = Object.entries(run.state).filter(([name, value]) => value !== '' && name !== 'transport');
+      // Only the names saved empty before anything could fail (saveInitialState), and the transport.
+      const saved = Object.entries(run.state).filter(([name, value]) => name !== 'transport' && value !== '');
       expect({ inputs, exitCode: run.exitCode, saved }).toEqual({ inputs, exitCode: 1, saved: [] });
       expect(run.stdout).toContain(message);
       expect(run.stdout.match(/::error::/g)).toHaveLength(1);
     });
     expect(apiRequests(world.sim)).toEqual([]);
+  });
+});
+
+describe('the device-sessions preview is not enabled for the account', () => {
+  it('is reported as such with what to do, whatever words the service uses; other 400s stay bad requests', async () => {
+    // The spec shows no error code for this 400: a service that words it otherwise and sends no code.
+    world.sim.injectFault({
+      method: 'POST',
+      path: SESSIONS,
+      kind: 'status',
+      status: 400,
+      body: {
+        errors: [{ message: 'Device run sessions are a preview feature not enabled for this account' }],
+      },
+    });
+    const reworded = await start('start-device-session');
+    // A 400 about the account's duration limit is a bad input, not the feature gate.
+    const limited = world.sim.addAccount({ name: 'short', maxDurationLimitMinutes: 10 });
+    const project = world.sim.addProject({ account: limited, workflows: world.repo });
+    const owner = world.sim.addToken({ account: limited, role: 'owner' });
+    const tooLong = await start('root', { token: owner, 'app-id': project.id, 'max-duration-minutes': '60' });
+    expect(reworded.exitCode).toBe(1);
+    expect(renderLog(reworded.stdout)).toMatch(
+      /^Error: Creating the device session failed: remote device sessions are not enabled for the account that owns project .*\(400: Device run sessions are a preview feature not enabled for this account\)\. Device sessions are a limited-access preview/m,
+    );
+    expect(reworded.stdout.match(/::error::/g)).toHaveLength(1);
+    expect(reworded.state['create-in-flight']).toBe('');
+    expect(tooLong.exitCode).toBe(1);
+    expect(tooLong.stdout).toContain('The service rejected the request (400 Bad Request)');
+    expect(tooLong.stdout).not.toContain('not enabled');
+    expect(world.sim.sessions()).toEqual([]);
+  });
+});
+
+describe('start-attempts', () => {
+  /**
+   * Plays the service's side: each session the step creates becomes errored or ready when the test
+   * says, in order, whatever the timing (the sessions are never ready on their own).
+   */
+  function playSessions(fates: Array<'errored' | 'ready'>): () => void {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const seen = new Set<string>();
+    const timer = setInterval(() => {
+      for (const session of world.sim.sessions()) {
+        if (seen.has(session.id)) continue;
+        seen.add(session.id);
+        const fate = fates[seen.size - 1] ?? 'ready';
+        if (fate === 'errored') world.sim.failSession(session.id);
+        else world.sim.readySession(session.id);
+      }
+    }, 10);
+    return () => clearInterval(timer);
+  }
+
+  it.each(ACTIONS)(
+    '%s: sessions that error before they are ready are stopped and replaced; every attempt logged and summarised; post stops the last',
+    async (action) => {
+      const stopPlaying = playSessions(['errored', 'errored', 'ready']);
+      let main: ActionRun;
+      try {
+        main = await start(action, { 'start-attempts': '3', 'max-duration-minutes': '30' });
+      } finally {
+        stopPlaying();
+      }
+      expect(main.exitCode).toBe(0);
+      const [first, second, third] = world.sim.sessions();
+      expect(world.sim.sessions()).toHaveLength(3);
+      expect([first.status, second.status, third.status]).toEqual(['errored', 'errored', 'in-progress']);
+      // The errored ones were stopped (answered unchanged) before the next create; nothing else was repeated.
+      const creates = apiRequests(world.sim).filter((line) => line === `POST ${SESSIONS}`);
+      expect(creates).toHaveLength(3);
+      const stops = apiRequests(world.sim).filter((line) => line.endsWith('/stop'));
+      expect(stops).toEqual([`POST ${SESSIONS}/${first.id}/stop`, `POST ${SESSIONS}/${second.id}/stop`]);
+      const log = renderLog(main.stdout);
+      expect(log).toContain(
+        `Attempt 1 of 3: device session ${first.id} errored before it was ready; creating another (attempt 2 of 3).`,
+      );
+      expect(log).toContain(
+        `Attempt 2 of 3: device session ${second.id} errored before it was ready; creating another (attempt 3 of 3).`,
+      );
+      expect(log).toMatch(/Creating ios device session \(type agent-device\) at .* \(attempt 3 of 3\)\./);
+      expect(main.outputs).toMatchObject({ 'session-id': third.id, status: 'in-progress' });
+      expect(main.env.SVC_DEVICE_SESSION_ID).toBe(third.id);
+      // Every attempt in the summary, with its session and status.
+      expect(main.summary).toContain('**Attempts** (3 of at most 3)');
+      expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
+      expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);
+      expect(main.summary).toContain(`| 3 | [${third.id}](<${third.url}>) | in-progress |`);
+      // State: every session created, the errored ones marked ended; the single-session keys name the last.
+      expect(JSON.parse(main.state.sessions)).toEqual([
+        { id: first.id, url: first.url, ended: 'errored' },
+        { id: second.id, url: second.url, ended: 'errored' },
+        { id: third.id, url: third.url },
+      ]);
+      expect(main.state).toMatchObject({ 'session-id': third.id, 'session-url': third.url, stopped: '' });
+
+      world.sim.clearRequests();
+      const ending = await post(action, main);
+      expect(ending.exitCode).toBe(0);
+      expect(world.sim.getSession(third.id)?.status).toBe('stopped');
+      expect(apiRequests(world.sim)).toEqual([
+        `GET ${SESSIONS}/${third.id}`,
+        `POST ${SESSIONS}/${third.id}/stop`,
+      ]);
+      expect(ending.stdout).toContain(
+        `Device session ${first.id} already ended during the main step (errored).`,
+      );
+      expect(ending.stdout).toContain(
+        `Device session ${second.id} already ended during the main step (errored).`,
+      );
+      expect(ending.summary).toContain(
+        `| [${first.id}](<${first.url}>) | errored |  | ended during the main step |`,
+      );
+      expect(ending.summary).toMatch(
+        new RegExp(`\\| \\[${third.id}\\]\\(<[^>]+>\\) \\| stopped \\| .* \\| stopped it \\|`),
+      );
+    },
+  );
+
+  it('the post step stops every session the main step could not confirm ended, not only the last', async () => {
+    const stopPlaying = playSessions(['errored', 'ready']);
+    // The stop that closes the errored session is refused: the main step goes on, and says so.
+    world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 403, times: 1 });
+    let main: ActionRun;
+    try {
+      main = await start('start-device-session', { 'start-attempts': '2' });
+    } finally {
+      stopPlaying();
+    }
+    expect(main.exitCode).toBe(0);
+    const [first, second] = world.sim.sessions();
+    expect(renderLog(main.stdout)).toContain(
+      `Warning: Device session ${first.id} errored; the stop sent to close it was not confirmed`,
+    );
+    expect(JSON.parse(main.state.sessions)).toEqual([
+      { id: first.id, url: first.url },
+      { id: second.id, url: second.url },
+    ]);
+    world.sim.clearRequests();
+    // The post step's read of the first session fails too: it sends the stop all the same.
+    world.sim.injectFault({
+      method: 'GET',
+      path: `${SESSIONS}/${first.id}`,
+      kind: 'status',
+      status: 403,
+      times: 1,
+    });
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([
+      `POST ${SESSIONS}/${first.id}/stop`,
+      `POST ${SESSIONS}/${second.id}/stop`,
+    ]);
+    // The first answered unchanged: errored before it was ready, said as a warning.
+    expect(renderLog(ending.stdout)).toMatch(
+      new RegExp(
+        `^Warning: Device session ${first.id} had already errored during the job \\(before it was ready, \\d+s after it was created\\)`,
+        'm',
+      ),
+    );
+    expect(world.sim.getSession(second.id)?.status).toBe('stopped');
+  });
+
+  it('only an errored session starts another: a timeout or a lost create answer does not', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const timedOut = await start('start-device-session', {
+      'start-attempts': '3',
+      'timeout-minutes': '0.008',
+    });
+    expect(timedOut.exitCode).toBe(1);
+    expect(world.sim.sessions()).toHaveLength(1);
+    expect(timedOut.stdout).toContain(
+      '::error::The device session was not ready within timeout-minutes (0.008)',
+    );
+    expect(timedOut.stdout).not.toContain('creating another');
+    world.sim.reset();
+    world.sim.injectFault({ method: 'POST', path: SESSIONS, kind: 'reset', processed: true, times: 1 });
+    const lost = await start('root', { 'start-attempts': '3' });
+    expect(lost.exitCode).toBe(1);
+    expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
+    // The session the lost answer created: the action cannot know its id (see the test above on it).
+    for (const session of world.sim.activeSessions()) world.sim.failSession(session.id);
+  });
+
+  it('every attempt errored: the step fails naming the attempts, and the post step sends nothing', async () => {
+    const stopPlaying = playSessions(['errored', 'errored']);
+    let main: ActionRun;
+    try {
+      main = await start('start-device-session', { 'start-attempts': '2' });
+    } finally {
+      stopPlaying();
+    }
+    const [first, second] = world.sim.sessions();
+    expect(main.exitCode).toBe(1);
+    expect(main.stdout).toContain(
+      `::error::The device session became errored before it was ready. It was attempt 2 of 2; the session of attempt 1 had errored before it was ready. ${second.url}`,
+    );
+    expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
+    expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);
+    world.sim.clearRequests();
+    const ending = await post('start-device-session', main);
+    expect(ending.exitCode).toBe(0);
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+});
+
+describe('the default session name', () => {
+  const github = {
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_WORKFLOW: 'CI',
+    GITHUB_RUN_NUMBER: '42',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_JOB: 'e2e',
+  };
+
+  it('is built from the GitHub context, at most 255 characters, and not sent outside a runner', async () => {
+    const runs = await Promise.all([
+      start('start-device-session', { wait: 'false' }, { env: github }),
+      start('root', { wait: 'false' }, { env: { ...github, GITHUB_WORKFLOW: `Nightly ${'w'.repeat(300)}` } }),
+      start('start-device-session', { wait: 'false' }),
+      start('start-device-session', { wait: 'false', name: 'checkout flow' }, { env: github }),
+    ]);
+    expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0]);
+    const nameOf = (run: ActionRun) => world.sim.getSession(run.outputs['session-id'])?.name;
+    expect(nameOf(runs[0])).toBe('acme/app · CI #42.1 · e2e');
+    expect(nameOf(runs[1])).toHaveLength(255);
+    expect(nameOf(runs[1])).toMatch(/^acme\/app · Nightly w+… #42\.1 · e2e$/);
+    expect(nameOf(runs[2])).toBeNull();
+    const bodies = world.sim.requests.filter((request) => request.path === SESSIONS).map((r) => r.body);
+    expect(bodies.filter((body) => !(body as Record<string, unknown>).name)).toHaveLength(1);
+    expect(nameOf(runs[3])).toBe('checkout flow');
+    await Promise.all(runs.map((run, index) => post(index === 1 ? 'root' : 'start-device-session', run)));
   });
 });
 
@@ -467,14 +745,17 @@ describe('post steps that have nothing to stop', () => {
         { inputs: { ...world.api, platform: 'ios' } },
       ),
     ]);
-    for (const ending of posts) {
+    posts.forEach((ending, index) => {
       expect(ending.exitCode).toBe(0);
       expect(ending.stderr).toBe('');
       expect(renderLog(ending.stdout)).toBe('');
-      expect(ending.stdout).toMatch(
-        /::debug::(No device session was started by this step|The main step saved no state for this post step); nothing to stop\./,
+      expect(ending.summary).toBe('');
+      expect(ending.stdout).toContain(
+        index < 2
+          ? '::debug::No device session was started by this step; nothing to stop.'
+          : '::debug::The main step saved no state for this post step; nothing to stop.',
       );
-    }
+    });
     expect(world.sim.requests).toEqual([]);
     world.sim.cancelRun(dispatched.outputs['run-id']);
   });

@@ -92,6 +92,25 @@ test('a signal during a stop that does get confirmed: the session is stopped, an
   );
 });
 
+test('the read before the stop never holds the stop up: a read that gets no answer is given up, and the session stopped', async () => {
+  const main = await start();
+  expect(main.exitCode).toBe(0);
+  const id = main.outputs['session-id'];
+  // The read is answered only after far longer than the step is given here (and than a request's timeout).
+  world.sim.injectFault({
+    method: 'GET',
+    path: `/v2/device-run-sessions/${id}`,
+    kind: 'delay',
+    ms: 120_000,
+    processed: false,
+  });
+  const post = await runPost(main, { inputs: world.api, timeoutMs: 20_000 });
+  expect(post.signal).toBeNull();
+  expect(post.exitCode).toBe(0);
+  expect(world.sim.getSession(id)?.status).toBe('stopped');
+  expect(renderLog(post.stdout)).toContain(`Device session ${id} is stopped at `);
+});
+
 test('a create whose answer is lost: state says a create was in flight, and the post step warns that a session may exist', async () => {
   // The service creates the session, then the connection drops before the answer.
   world.sim.injectFault({ method: 'POST', path: '/v2/device-run-sessions', kind: 'reset', processed: true });

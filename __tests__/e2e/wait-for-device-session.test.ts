@@ -6,6 +6,7 @@
  */
 import {
   readActionYaml,
+  renderLog,
   runStep,
   runStepPost,
   type ActionRun,
@@ -176,6 +177,44 @@ describe('wait-for-device-session', () => {
       `::error::The device session became errored before it was ready. ${world.sim.getSession(id)?.url}`,
     );
     expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
+  });
+
+  it('a session the service does not know: one error, and no stop sent for it', async () => {
+    const unknown = '0b9c8d7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e';
+    const wait = await waitLater(undefined, { 'session-id': unknown });
+    expect(wait.exitCode).toBe(1);
+    const errors = renderLog(wait.stdout)
+      .split('\n')
+      .filter((line) => line.startsWith('Error:'));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Error: Waiting for the device session failed: Reading device session ${unknown} failed: Not found \\(404\\): it does not exist, or this token cannot see it`,
+        ),
+      ),
+    ]);
+    expect(apiRequests(world.sim)).toEqual([`GET ${SESSIONS}/${unknown}`]);
+  });
+
+  it('a session that had been ready and was stopped since: said so, not "before it was ready"; nothing to stop', async () => {
+    const start = await runStep('start-device-session', {
+      inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05' },
+    });
+    expect(start.exitCode).toBe(0);
+    const id = start.outputs['session-id'];
+    const stopped = await runStep('stop-device-session', { inputs: { ...world.api, 'session-id': id } });
+    expect(stopped.exitCode).toBe(0);
+    world.sim.clearRequests();
+    const wait = await waitLater(start);
+    const session = world.sim.getSession(id)!;
+    expect(wait.exitCode).toBe(1);
+    expect(wait.outputs.status).toBe('stopped');
+    expect(wait.stdout).toContain(
+      `::error::The device session had been ready (it started at ${session.startedAt}) but has ended: it is stopped since ${session.finishedAt}, and cannot be used. ${session.url}`,
+    );
+    expect(wait.stdout).not.toContain('before it was ready');
+    expect(wait.summary).toContain('had been ready, and has ended');
+    expect(apiRequests(world.sim)).toEqual([`GET ${SESSIONS}/${id}`]);
   });
 
   it('on SIGINT while waiting, stops the session and exits non-zero', async () => {

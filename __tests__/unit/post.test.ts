@@ -88,13 +88,26 @@ describe('post step', () => {
     sim.clearRequests();
     const io = await post(stateOf(session));
     expect(sim.getSession(session.id)?.status).toBe('stopped');
+    // Read first (so a session that already ended is said to have), then stopped.
     expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v2/device-run-sessions/${session.id}`,
       `POST /v2/device-run-sessions/${session.id}/stop`,
     ]);
     expect(io.masks).toContain(token);
-    expect(io.text()).toMatch(
-      new RegExp(`^Device session ${session.id} is stopped at \\S+\\. ${session.url}$`),
-    );
+    expect(io.text().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Device session ${session.id} is stopped at \\S+\\. ${session.url}$`),
+      ),
+      // The account's default duration (60 min); whether it started yet depends on the simulator's clock.
+      expect.stringMatching(
+        new RegExp(
+          `^Device time of session ${session.id}: (not started \\(60 min maximum\\)|\\d+s of its 60 min maximum)\\.$`,
+        ),
+      ),
+    ]);
+    expect(io.summaries).toEqual([
+      expect.stringMatching(/\| stopped \| [^|]*60 min maximum\)? \| stopped it \|/),
+    ]);
     expect(process.exitCode).toBeUndefined();
   });
 
@@ -179,6 +192,8 @@ describe('post step', () => {
     ]);
     expect(process.exitCode).toBe(1);
     expect(apiRequests()).toEqual([]);
+    // Nothing was done to any session: no summary section to write.
+    expect(io.summaries).toEqual([]);
   });
 
   it('uses the saved base URL, never SVC_BASE_URL from the environment, and the token goes nowhere else', async () => {

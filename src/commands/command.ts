@@ -35,9 +35,13 @@ export interface CommandDefinition<T extends InputTable> {
   rules?(values: Partial<Values<T>>): string[];
   /**
    * What the pull-request comment is about, for commands with a `comment` input: the key of its
-   * sticky comment (`kind`, so that wait-for-run updates run-workflow's) and its title.
+   * sticky comment (`kind`, so that wait-for-run updates run-workflow's) and its title. `source`
+   * tells an input the user gave from one a default filled in.
    */
-  comment?(values: Values<T>): { kind: 'run-workflow' | 'start-device-session'; subject: string };
+  comment?(
+    values: Values<T>,
+    source: InputSource,
+  ): { kind: 'run-workflow' | 'start-device-session'; subject: string };
   run(values: Values<T>, context: RunContext): Promise<void>;
 }
 
@@ -84,7 +88,10 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
       const shared = values as Partial<Record<string, unknown>>;
       const comment =
         shared.comment === true && definition.comment
-          ? { ...definition.comment(values), githubToken: shared['github-token'] as string | undefined }
+          ? {
+              ...definition.comment(values, source),
+              githubToken: shared['github-token'] as string | undefined,
+            }
           : undefined;
       const baseUrl = typeof shared['base-url'] === 'string' ? shared['base-url'] : undefined;
       return { values, run: (context) => definition.run(values, context), comment, baseUrl };

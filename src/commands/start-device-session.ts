@@ -26,12 +26,18 @@ import {
   type DeviceSession,
 } from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
+import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../summary.js';
 import { oneLine } from '../text.js';
 import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
-import { STATE } from '../session-state.js';
-import { stopAndFail } from '../session-stop.js';
+import { STATE, saveSessions, type SavedSession } from '../session-state.js';
+import { stopAndFail, stopSession } from '../session-stop.js';
+import { commentSubject, defaultSessionName } from '../session-name.js';
+import type { AttemptRecord } from '../session-accounting.js';
 import { defineCommand, hostOf, type ServiceContext } from './command.js';
+
+/** The most sessions one step may create (start-attempts): each is a paid device. */
+const MAX_START_ATTEMPTS = 5;
 
 const inputs = {
   token,
@@ -44,7 +50,8 @@ const inputs = {
     parse: parse.oneOf(PLATFORMS),
   },
   name: {
-    description: `Session name, up to ${LIMITS.nameLength} characters.`,
+    description: `Session name, up to ${LIMITS.nameLength} characters. Default: built from the GitHub context as repository · workflow #run.attempt · job, such as \`acme/app · CI #42.1 · e2e\` (matrix values are not in it: put them in \`name\` yourself); none outside a runner.`,
+    fallback: (source) => defaultSessionName(source.env),
     parse: parse.text(LIMITS.nameLength),
   },
   type: {
@@ -101,6 +108,11 @@ const inputs = {
     default: 'true',
     parse: parse.boolean,
   },
+  'start-attempts': {
+    description: `How many sessions to create in all, 1 to ${MAX_START_ATTEMPTS}, when one ends \`errored\` before it is ready: that session is stopped and another created, each waited for up to \`timeout-minutes\`. A timeout, a cancellation or a failed create never starts another. Needs \`wait: true\`.`,
+    default: '1',
+    parse: parse.integer(1, MAX_START_ATTEMPTS),
+  },
   'export-env': exportEnv,
   'auto-stop': {
     description: '`true`: the post step stops the session when the job ends, whatever its outcome.',
@@ -126,9 +138,14 @@ export const startDeviceSession = defineCommand({
   },
   post: true,
   rules: sessionRules,
-  comment: (values) => ({
+  // Keyed by what stays the same from run to run: never the default name, which has the run number.
+  comment: (values, source) => ({
     kind: 'start-device-session',
-    subject: values.name ?? `${values.platform} ${values.type ?? 'agent-device'}`,
+    subject: commentSubject(
+      source.input('name'),
+      { platform: values.platform, type: values.type, deviceIdentifier: values['device-identifier'] },
+      source.env,
+    ),
   }),
 
   async run(values, context) {
@@ -136,58 +153,132 @@ export const startDeviceSession = defineCommand({
     const api = apiSettings(values);
     const client = context.client(api);
     const service = { io, client, signal };
-    const startedAt = Date.now();
     const request = createRequest(values);
-
-    io.info(
-      `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? 'agent-device'}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}.`,
-    );
+    const of = values['start-attempts'];
     // Saved before the request: a create whose answer never arrives may still have started a session.
     io.saveState(STATE.baseUrl, api.baseUrl);
     io.saveState(STATE.appId, request.appId);
     io.saveState(STATE.autoStop, String(values['auto-stop']));
     io.saveState(STATE.pollIntervalMs, String(api.pollIntervalMs));
-    io.saveState(STATE.createInFlight, new Date(startedAt).toISOString());
+    const sessions: SavedSession[] = [];
+    const earlier: AttemptRecord[] = [];
 
-    let created: DeviceSession;
-    try {
-      // Not abortable: once the request is sent only its answer tells which session to stop.
-      created = await client.createDeviceSession(request, { deadline: startedAt + 60_000 });
-    } catch (error) {
-      // An answer that names a session but cannot be used otherwise: stop that session, then fail.
-      if (error instanceof ResponseFormatError && error.resourceId && isUuid(error.resourceId)) {
-        recordSession(service, error.resourceId, '', values['export-env']);
-        return stopAndFail(service, { id: error.resourceId, url: '' }, error.message);
+    for (let attempt = 1; ; attempt++) {
+      const startedAt = Date.now();
+      const counted = of > 1 ? ` (attempt ${attempt} of ${of})` : '';
+      io.info(
+        `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? 'agent-device'}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}${counted}.`,
+      );
+      const created = await create(values, request, service, sessions, startedAt, attempt);
+      if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.');
+      if (!values.wait) {
+        io.setOutput('status', created.status);
+        io.info(
+          `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
+        );
+        await io.appendSummary(
+          renderSessionSummary({ session: created, outcome: 'started', note: stopNote(values) }, io.redact),
+        );
+        return;
       }
-      // Refused for certain: no session exists, so the post step must not warn that one may.
-      if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
-      throw error;
-    }
-    recordSession(service, created.id, created.url ?? '', values['export-env']);
-    io.setOutput('job-run-id', created.jobRunId ?? '');
-    io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
-    if (!values['auto-stop'])
+      const result = await waitUntilReady(
+        created,
+        {
+          exportEnv: values['export-env'],
+          api,
+          note: stopNote(values),
+          attempt: of > 1 ? { number: attempt, of, earlier } : undefined,
+          retryIfErrored: attempt < of,
+        },
+        service,
+        { startedAt, firstReadAfterInterval: true },
+      );
+      if (result.kind === 'ready') return;
+      // Errored before it was ready, and another attempt is allowed.
+      const errored = result.session;
+      await closeErrored(service, errored, sessions);
+      earlier.push({ id: errored.id, url: errored.url ?? created.url, status: errored.status });
+      const how = errored.startedAt
+        ? `errored before this step could use it (it had started at ${oneLine(errored.startedAt, 40)})`
+        : 'errored before it was ready';
       io.info(
-        'auto-stop is false: the session keeps running after this job until it is stopped or reaches its limits.',
+        `Attempt ${attempt} of ${of}: device session ${errored.id} ${how}; creating another (attempt ${attempt + 1} of ${of}).`,
       );
-
-    if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.');
-    if (!values.wait) {
-      io.setOutput('status', created.status);
-      io.info(
-        `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
-      );
-      await io.appendSummary(
-        renderSessionSummary({ session: created, outcome: 'started', note: stopNote(values) }, io.redact),
-      );
-      return;
+      if (signal.aborted)
+        throw new ActionFailure('The step was cancelled before another session was created.');
     }
-    await waitUntilReady(created, { exportEnv: values['export-env'], api, note: stopNote(values) }, service, {
-      startedAt,
-      firstReadAfterInterval: true,
-    });
   },
 });
+
+/**
+ * One create request, with step state saved before it is sent (a create whose answer never arrives
+ * may still have started a session) and the session recorded as soon as its id is known.
+ */
+async function create(
+  values: StartValues,
+  request: CreateSessionRequest,
+  service: ServiceContext,
+  sessions: SavedSession[],
+  sentAt: number,
+  attempt: number,
+): Promise<DeviceSession> {
+  const { io, client } = service;
+  if (attempt > 1) {
+    // The single-session keys describe the last attempt: none until its answer arrives.
+    io.saveState(STATE.sessionId, '');
+    io.saveState(STATE.sessionUrl, '');
+    io.saveState(STATE.stopped, '');
+  }
+  io.saveState(STATE.createInFlight, new Date(sentAt).toISOString());
+  let created: DeviceSession;
+  try {
+    // Not abortable: once the request is sent only its answer tells which session to stop.
+    created = await client.createDeviceSession(request, { deadline: sentAt + 60_000 });
+  } catch (error) {
+    // An answer that names a session but cannot be used otherwise: stop that session, then fail.
+    if (error instanceof ResponseFormatError && error.resourceId && isUuid(error.resourceId)) {
+      recordSession(service, { id: error.resourceId, url: '' }, values['export-env'], sessions);
+      return stopAndFail(service, { id: error.resourceId, url: '' }, error.message);
+    }
+    // Refused for certain: no session exists, so the post step must not warn that one may.
+    if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
+    if (featureNotEnabled(error)) throw new ActionFailure(featureNotEnabledMessage(error, request.appId));
+    throw error;
+  }
+  recordSession(service, { id: created.id, url: created.url ?? '' }, values['export-env'], sessions);
+  io.setOutput('job-run-id', created.jobRunId ?? '');
+  io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
+  if (!values['auto-stop'] && attempt === 1)
+    io.info(
+      'auto-stop is false: the session keeps running after this job until it is stopped or reaches its limits.',
+    );
+  return created;
+}
+
+/**
+ * An errored session is over (the stop of an errored session is answered unchanged): the stop makes
+ * sure of it. Confirmed, the post step leaves it; otherwise the post step tries again.
+ */
+async function closeErrored(
+  service: ServiceContext,
+  session: DeviceSession,
+  sessions: SavedSession[],
+): Promise<void> {
+  try {
+    const final = await stopSession(service.client, session.id, {
+      deadline: Date.now() + 30_000,
+      sessionUrl: session.url ?? undefined,
+      signal: service.signal,
+    });
+    const saved = sessions.find((entry) => entry.id === session.id);
+    if (saved) saved.ended = final.status;
+    saveSessions(service.io, sessions);
+  } catch (error) {
+    service.io.warning(
+      `Device session ${session.id} errored; the stop sent to close it was not confirmed (${(error as Error).message.replace(/\.+$/, '')}). The post step tries again when the job ends.`,
+    );
+  }
+}
 
 /** The create request's fields: the inputs in the service's camelCase, those not given left out. */
 function createRequest(values: StartValues): CreateSessionRequest {
@@ -213,10 +304,17 @@ function createRequest(values: StartValues): CreateSessionRequest {
 }
 
 /** The session exists: state for the post step, its id and page as outputs at once. */
-function recordSession(context: ServiceContext, id: string, url: string, exportEnv: boolean): void {
+function recordSession(
+  context: ServiceContext,
+  { id, url }: SavedSession,
+  exportEnv: boolean,
+  sessions: SavedSession[],
+): void {
   const { io } = context;
   io.saveState(STATE.sessionId, id);
   io.saveState(STATE.sessionUrl, url);
+  sessions.push({ id, url });
+  saveSessions(io, sessions);
   io.setOutput('session-id', id);
   io.setOutput('session-url', url);
   if (exportEnv) io.exportVariable('SVC_DEVICE_SESSION_ID', id);
@@ -240,9 +338,35 @@ function createdNothing(error: unknown): boolean {
   return error instanceof NetworkError && error.certainlyNotProcessed;
 }
 
+/**
+ * The spec's rule 4 of the create: "Creation fails with 400 when the feature is not enabled for the
+ * account". Its error codes are "not shown", so the service's message tells this 400 from a bad input.
+ */
+const NOT_ENABLED = /\b(?:not\s+(?:been\s+)?enabled|disabled|not\s+available|no\s+access)\b/i;
+const FEATURE = /\b(?:feature|preview|device[- ]?(?:run[- ]?)?sessions?|account)\b/i;
+
+function featureNotEnabled(error: unknown): error is ServiceError {
+  if (!(error instanceof ServiceError) || error.status !== 400 || error.code === 'UNAUTHORIZED_ERROR')
+    return false;
+  if (error.code && /FEATURE|NOT_ENABLED/i.test(error.code)) return true;
+  return NOT_ENABLED.test(error.serviceMessage) && FEATURE.test(error.serviceMessage);
+}
+
+function featureNotEnabledMessage(error: ServiceError, appId: string): string {
+  return (
+    `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${appId} ` +
+    `(400: ${error.serviceMessage.replace(/\.+$/, '')}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
+    "ask an owner of that account to request access to the device-sessions preview, or use a project of an account that has it. The step's inputs are not the problem; no session was created."
+  );
+}
+
 /** The spec's rules across fields: application sources, idle below duration, serve-sim limits. */
 function sessionRules(values: Partial<Values<typeof inputs>>): string[] {
   const problems: string[] = [];
+  if ((values['start-attempts'] ?? 1) > 1 && values.wait === false)
+    problems.push(
+      '`start-attempts` needs `wait: true`: with `wait: false` the step does not see whether the session becomes ready.',
+    );
   const idle = values['max-idle-time-minutes'];
   const duration = values['max-duration-minutes'];
   if (idle !== undefined && duration !== undefined && idle >= duration)
