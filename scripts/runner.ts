@@ -6,18 +6,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { maskText, readRunnerOutput } from './runner-commands.js';
 
-/** The repository root: the nearest folder up from here (source or compiled) that holds action.yml. */
-export const ROOT = findRoot(resolve(process.argv[1] ? dirname(process.argv[1]) : process.cwd()));
-
-function findRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'action.yml'))) return dir;
-    if (dirname(dir) === dir) return process.cwd();
-  }
-}
+/** The repository root: the folder above scripts/. */
+export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
 /**
  * Node runtimes to run the bundle on, named by their real major version: the machine's own Node

@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
-// The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
-const CLI = 'build/simulator/cli.js';
+// The CLI's TypeScript source, through tsx's loader in this one process (`npm run simulator` uses
+// tsx's command, which starts a second one), so the signals the tests send reach the CLI itself.
+const CLI = ['--import', 'tsx', 'simulator/cli.ts'];
 
 let child: ChildProcessWithoutNullStreams | undefined;
 
@@ -20,8 +20,7 @@ afterEach(async () => {
 });
 
 function startCli(args: string[]): Promise<string> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
-  child = spawn(process.execPath, [CLI, ...args]);
+  child = spawn(process.execPath, [...CLI, ...args]);
   let out = '';
   return new Promise((resolve, reject) => {
     child!.stdout.on('data', (c: Buffer) => {
@@ -70,7 +69,7 @@ describe('simulator CLI', () => {
   });
 
   it('--help lists every flag with a description and its default, and every control route', () => {
-    const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    const help = execFileSync(process.execPath, [...CLI, '--help'], { encoding: 'utf8' });
     const flags = [
       ['--repo PATH', 'a temporary repository'],
       ['--port N', '0 (any free port)'],
