@@ -31,7 +31,7 @@ import { makeTempWorkflowRepo, startSimulator, type Fault, type Simulator } from
 import type { WorkflowRepo } from '../../simulator/fixture.js';
 import { PLATFORMS, SESSION_TYPES } from '../../src/service/contract.js';
 import { readSettings } from '../../src/inputs/index.js';
-import { runAction, runPost, RUNTIME_NAMES, type ActionRun } from '../runner.js';
+import { DEFAULT_RUNTIME, runAction, runPost, type ActionRun } from '../runner.js';
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness
@@ -286,7 +286,6 @@ export interface LifecyclePlan {
   /** `main`: the root action with `command:`; else the command's sub-action bundle. */
   entry: 'main' | 'run-workflow' | 'start-device-session';
   scenario: RunScenario | SessionScenario;
-  runtime: string;
   debug: boolean;
   /** Injected before the main step. */
   faults: PlannedFault[];
@@ -380,7 +379,7 @@ function randomFault(endpoint: Endpoint, rng: Rng, allowFatal: boolean): Planned
 }
 
 /** Plans lifecycle `index` of the campaign seeded with `seed`: the same arguments give the same plan. */
-export function planLifecycle(seed: number, index: number, runtimes: readonly string[]): LifecyclePlan {
+export function planLifecycle(seed: number, index: number): LifecyclePlan {
   const lifecycleSeed = (mulberry32(seed)() * 2 ** 32 + index * 0x9e3779b1) >>> 0;
   const rng = new Rng(lifecycleSeed);
   const kind = rng.pick([
@@ -397,10 +396,12 @@ export function planLifecycle(seed: number, index: number, runtimes: readonly st
   ] as const);
   const command = kind === 'run' ? 'run-workflow' : 'start-device-session';
   const entry = rng.chance(0.5) ? 'main' : command;
-  const runtime = rng.pick(runtimes);
+  // This draw once chose the Node runtime (20 or 24; now always the 24 that action.yml declares). It
+  // is still made, so that a seed plans the lifecycles it always did.
+  rng.float();
   const debug = rng.chance(0.2);
   const timeouts = { main: REQUEST_TIMEOUT_MS, post: REQUEST_TIMEOUT_MS };
-  const common = { index, seed: lifecycleSeed, command, entry, runtime, debug } as const;
+  const common = { index, seed: lifecycleSeed, command, entry, debug } as const;
   if (kind === 'post signal') return { ...common, ...planPostSignal(rng, timeouts) };
   if (kind === 'lost create') return { ...common, ...planLostCreate(rng, timeouts) };
   const signal: SignalPlan | undefined = rng.chance(0.22)
@@ -786,7 +787,6 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
       entry: plan.entry,
       inputs,
       env: env(plan.requestTimeoutMs.main),
-      runtime: plan.runtime,
       timeoutMs: 30_000,
       onSpawn: onMainSpawn,
     });
@@ -813,7 +813,6 @@ export async function runLifecycle(plan: LifecyclePlan, repo: WorkflowRepo): Pro
         ...env(plan.requestTimeoutMs.post),
         SVC_CANCEL_GRACE_MS: String(POST_GRACE_MS * POST_SIGNAL_SCALE),
       },
-      runtime: plan.runtime,
       timeoutMs: 30_000,
       onSpawn: postSignal
         ? (child) =>
@@ -1090,7 +1089,6 @@ export interface CampaignOptions {
   seed: number;
   lifecycles: number;
   concurrency: number;
-  runtimes?: readonly string[];
   /** Runs only these lifecycle indexes (replaying a failure with the same seed). */
   only?: number[];
   /** Called after each lifecycle (progress display). */
@@ -1101,7 +1099,6 @@ export interface CampaignReport {
   seed: number;
   lifecycles: number;
   concurrency: number;
-  runtimes: readonly string[];
   byCommand: Record<string, number>;
   byScenario: Record<string, number>;
   faultsByKind: Record<string, number>;
@@ -1130,11 +1127,10 @@ export interface CampaignReport {
 }
 
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
-  const runtimes = options.runtimes ?? RUNTIME_NAMES;
   const started = Date.now();
   const repo = await makeTempWorkflowRepo({ 'gate.yml': GATE, 'release.yml': RELEASE });
   const plans = Array.from({ length: options.lifecycles }, (_, index) =>
-    planLifecycle(options.seed, index, runtimes),
+    planLifecycle(options.seed, index),
   ).filter((plan) => !options.only || options.only.includes(plan.index));
   const results: LifecycleResult[] = [];
   let next = 0;
@@ -1160,7 +1156,6 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     seed: options.seed,
     lifecycles: results.length,
     concurrency: options.concurrency,
-    runtimes,
     byCommand: {},
     byScenario: {},
     faultsByKind: Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])),
@@ -1295,7 +1290,7 @@ export function renderTable(report: CampaignReport): string {
   const line = (label: string, value: string): string =>
     `| ${label.padEnd(width)} | ${value.padStart(valueWidth)} |`;
   return [
-    `Fault campaign: seed ${report.seed}, ${report.lifecycles} lifecycles, concurrency ${report.concurrency}, runtimes ${report.runtimes.join(' + ')}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    `Fault campaign: seed ${report.seed}, ${report.lifecycles} lifecycles, concurrency ${report.concurrency}, on ${DEFAULT_RUNTIME}, ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
     line('measure', 'value'),
     `|${'-'.repeat(width + 2)}|${'-'.repeat(valueWidth + 2)}|`,
@@ -1318,7 +1313,7 @@ export function describeFailures(report: CampaignReport): string {
       const lost = plan.lostCreate
         ? ` create answer lost: ${plan.lostCreate.variant}${plan.lostCreate.signal ? ` (${plan.lostCreate.signal} ${plan.lostCreate.afterCreateMs}ms after the create arrived)` : ''}`
         : '';
-      return `#${plan.index} (seed ${report.seed}) ${plan.command} via ${plan.entry === 'main' ? 'the root action' : 'its sub-action'} "${plan.scenario}" on ${plan.runtime}${signal}${postSignal}${lost} [${faults || 'no faults'}]: ${result.problems.join('; ')}`;
+      return `#${plan.index} (seed ${report.seed}) ${plan.command} via ${plan.entry === 'main' ? 'the root action' : 'its sub-action'} "${plan.scenario}"${signal}${postSignal}${lost} [${faults || 'no faults'}]: ${result.problems.join('; ')}`;
     })
     .join('\n');
 }
