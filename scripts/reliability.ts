@@ -1,5 +1,5 @@
 /**
- * `npm run reliability`: the fault campaign (scripts/reliability/campaign.ts) from the command line.
+ * `npm run reliability`: the fault campaign (scripts/reliability/) from the command line.
  *
  *   npm run reliability -- [--seed N] [--lifecycles N] [--concurrency N] [--only i,j]
  *
@@ -8,7 +8,8 @@
  * duplicates, hangs and stack traces.
  */
 import { DEFAULT_RUNTIME } from './runner.js';
-import { campaignPassed, describeFailures, renderTable, runCampaign } from './reliability/campaign.js';
+import { campaignPassed, runCampaign } from './reliability/campaign.js';
+import { describeFailures, renderTable } from './reliability/report.js';
 
 interface Options {
   seed: number;

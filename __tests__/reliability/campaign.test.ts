@@ -8,14 +8,11 @@
  * to the main step, a slow, a refused and a hung stop under a signal to the post step, a cancelled
  * and a killed create, the root action and the sub-actions.
  */
-import {
-  campaignPassed,
-  describeFailures,
-  faultEffect,
-  planLifecycle,
-  runCampaign,
-  SESSION_KINDS,
-} from '../../scripts/reliability/campaign.js';
+import { campaignPassed, runCampaign } from '../../scripts/reliability/campaign.js';
+import { faultEffect } from '../../scripts/reliability/faults.js';
+import { planLifecycle } from '../../scripts/reliability/plan.js';
+import { describeFailures } from '../../scripts/reliability/report.js';
+import { SESSION_KINDS } from '../../scripts/reliability/scenarios.js';
 import { SESSION_TYPES } from '../../src/service/contract.js';
 
 describe('fault campaign', () => {
