@@ -7,7 +7,7 @@
  *   README.md blocks             <!-- generated:NAME:start --> … <!-- generated:NAME:end -->
  *                                (usage:<command>, inputs:<command>, outputs:<command>, inputs:shared)
  *
- * `node build/scripts/generate.js --check` exits 1 naming every file or block that differs from
+ * `tsx scripts/generate.ts --check` exits 1 naming every file or block that differs from
  * what the tables give (CI runs it); `--write` rewrites them. Everything outside the README's
  * markers is left alone.
  */
@@ -270,7 +270,7 @@ function main(args: string[]): number {
   const root = repositoryRoot();
   const write = args.includes('--write');
   if (!write && !args.includes('--check')) {
-    console.error('Usage: node build/scripts/generate.js --check | --write');
+    console.error('Usage: tsx scripts/generate.ts --check | --write');
     return 2;
   }
   const problems: string[] = [];

@@ -18,8 +18,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-npm run -s build:tools || exit 1
-node build/simulator/cli.js --port 0 --readiness-delay-ms 300 --job-duration-ms 200 >"$work/simulator.log" 2>&1 &
+# The simulator's TypeScript source through tsx's loader, in one process that `kill $sim_pid` reaches.
+node --import tsx simulator/cli.ts --port 0 --readiness-delay-ms 300 --job-duration-ms 200 >"$work/simulator.log" 2>&1 &
 sim_pid=$!
 for _ in $(seq 1 100); do
   grep -q 'project id:' "$work/simulator.log" && break

@@ -1,20 +1,20 @@
 /**
- * `npm run reliability`: the fault campaign (scripts/reliability/campaign.ts) from the command line.
+ * `npm run reliability`: the fault campaign (scripts/reliability/) from the command line.
  *
- *   npm run reliability -- [--seed N] [--lifecycles N] [--concurrency N] [--runtime node20|node24]
+ *   npm run reliability -- [--seed N] [--lifecycles N] [--concurrency N] [--only i,j]
  *
  * Prints the table and, for any lifecycle that went wrong, what went wrong and how to replay it
  * (same seed). Exits 1 when a goal is missed: every outcome correct, and zero leaked sessions,
  * duplicates, hangs and stack traces.
  */
-import { RUNTIME_NAMES } from './runner.js';
-import { campaignPassed, describeFailures, renderTable, runCampaign } from './reliability/campaign.js';
+import { DEFAULT_RUNTIME } from './runner.js';
+import { campaignPassed, runCampaign } from './reliability/campaign.js';
+import { describeFailures, renderTable } from './reliability/report.js';
 
 interface Options {
   seed: number;
   lifecycles: number;
   concurrency: number;
-  runtimes: string[];
   only?: number[];
   verbose: boolean;
 }
@@ -24,7 +24,6 @@ function parseArgs(argv: string[]): Options {
     seed: 1,
     lifecycles: 300,
     concurrency: 4,
-    runtimes: RUNTIME_NAMES,
     verbose: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -43,15 +42,8 @@ function parseArgs(argv: string[]): Options {
         options.only = value.split(',').map(Number);
         options.verbose = true;
         break;
-      case '--runtime':
-        if (!RUNTIME_NAMES.includes(value))
-          throw new Error(`--runtime must be one of ${RUNTIME_NAMES.join(', ')}`);
-        options.runtimes = [value];
-        break;
       default:
-        throw new Error(
-          `unknown argument ${argv[i]}; use --seed, --lifecycles, --concurrency, --runtime, --only i,j`,
-        );
+        throw new Error(`unknown argument ${argv[i]}; use --seed, --lifecycles, --concurrency, --only i,j`);
     }
   }
   return options;
@@ -60,7 +52,7 @@ function parseArgs(argv: string[]): Options {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   console.log(
-    `Running ${options.lifecycles} lifecycles (seed ${options.seed}, concurrency ${options.concurrency}, ${options.runtimes.join(' + ')})...`,
+    `Running ${options.lifecycles} lifecycles (seed ${options.seed}, concurrency ${options.concurrency}, on ${DEFAULT_RUNTIME})...`,
   );
   const report = await runCampaign({
     ...options,

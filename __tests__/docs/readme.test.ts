@@ -3,7 +3,7 @@
  * actionlint, and every step that uses this repository's actions (`svc-actions/svc-action/<command>@v1`,
  * the root action with `command:`, or `./<command>` in the self-test workflow) names an action that
  * exists and passes only inputs that its action.yml declares. The generated blocks are checked by
- * `node build/scripts/generate.js --check` (CI), not here.
+ * `tsx scripts/generate.ts --check` (CI), not here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

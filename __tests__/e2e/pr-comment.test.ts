@@ -92,7 +92,7 @@ class FakeGitHub {
   }
 }
 
-// On the runtime action.yml declares; the Node 20 smoke subset is in node20-smoke.test.ts.
+// On the runtime action.yml declares.
 describe('pull-request comment', () => {
   const runtime = 'node24';
   let world: World;

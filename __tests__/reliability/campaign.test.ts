@@ -8,22 +8,18 @@
  * to the main step, a slow, a refused and a hung stop under a signal to the post step, a cancelled
  * and a killed create, the root action and the sub-actions.
  */
-import {
-  campaignPassed,
-  describeFailures,
-  faultEffect,
-  planLifecycle,
-  runCampaign,
-  SESSION_KINDS,
-} from '../../scripts/reliability/campaign.js';
-import { RUNTIME_NAMES } from '../../scripts/runner.js';
+import { campaignPassed, runCampaign } from '../../scripts/reliability/campaign.js';
+import { faultEffect } from '../../scripts/reliability/faults.js';
+import { planLifecycle } from '../../scripts/reliability/plan.js';
+import { describeFailures } from '../../scripts/reliability/report.js';
+import { SESSION_KINDS } from '../../scripts/reliability/scenarios.js';
 import { SESSION_TYPES } from '../../src/service/contract.js';
 
 describe('fault campaign', () => {
   it('plans the same lifecycles for the same seed', () => {
     const plans = (seed: number): string[] =>
       Array.from({ length: 30 }, (_, index) => {
-        const plan = planLifecycle(seed, index, ['node20', 'node24']);
+        const plan = planLifecycle(seed, index);
         const faults = [...plan.faults, ...plan.postFaults].map((f) => [
           f.endpoint,
           f.kind,
@@ -53,7 +49,7 @@ describe('fault campaign', () => {
   });
 
   it('12 seeded lifecycles: every outcome correct; no leak, duplicate, hang or stack trace', async () => {
-    const report = await runCampaign({ seed: 186, lifecycles: 12, concurrency: 4, runtimes: RUNTIME_NAMES });
+    const report = await runCampaign({ seed: 186, lifecycles: 12, concurrency: 4 });
     expect(describeFailures(report)).toBe('');
     expect(report).toMatchObject({
       lifecycles: 12,

@@ -1,10 +1,12 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
-// The CLI runs from the tsc output (`npm test` and `npm run simulator` build it first).
-const CLI = 'build/simulator/cli.js';
+// The CLI's TypeScript source, through tsx's loader in this one process (`npm run simulator` uses
+// tsx's command, which starts a second one), so the signals the tests send reach the CLI itself.
+const CLI_SOURCE = 'simulator/cli.ts';
+const CLI = ['--import', 'tsx', CLI_SOURCE];
 
 let child: ChildProcessWithoutNullStreams | undefined;
 /** Simulator processes a test started other than `child` (under npm), stopped if still running. */
@@ -20,7 +22,7 @@ afterEach(async () => {
     } catch {
       continue;
     }
-    if (command.includes(CLI)) process.kill(pid, 'SIGKILL');
+    if (command.includes(CLI_SOURCE)) process.kill(pid, 'SIGKILL');
   }
   const running = child;
   child = undefined;
@@ -46,8 +48,7 @@ function banner(started: ChildProcessWithoutNullStreams): Promise<string> {
 }
 
 function startCli(args: string[]): Promise<string> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build:tools" first`);
-  child = spawn(process.execPath, [CLI, ...args]);
+  child = spawn(process.execPath, [...CLI, ...args]);
   return banner(child);
 }
 
@@ -98,7 +99,7 @@ describe('simulator CLI', () => {
   });
 
   it('--help lists every flag with a description and its default, and every control route', () => {
-    const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    const help = execFileSync(process.execPath, [...CLI, '--help'], { encoding: 'utf8' });
     const flags = [
       ['--repo PATH', 'a repository in memory, with .eas/workflows/e2e.yml'],
       ['--port N', '0 (any free port)'],

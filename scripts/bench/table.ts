@@ -1,0 +1,61 @@
+/**
+ * The bench's table: one row per figure (figure | measured | budget | met?), shown on stderr as each is
+ * measured and printed at the end with the notes, and the little arithmetic the figures share.
+ */
+/** One figure of the table. */
+export interface Row {
+  figure: string;
+  measured: string;
+  budget: string;
+  met: boolean | undefined;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+
+/** Adds a figure to the table (`met` undefined: reported, no budget). */
+export function row(figure: string, measured: string, budget: string, met: boolean | undefined): void {
+  rows.push({ figure, measured, budget, met });
+  process.stderr.write(`  ${met === undefined ? '·' : met ? '✓' : '✗'} ${figure}: ${measured}\n`);
+}
+
+/** Adds a line printed under the table. */
+export function note(text: string): void {
+  notes.push(text);
+}
+
+export const MB = 1024 * 1024;
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+export const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+export const ms = (value: number): string => `${Math.round(value)} ms`;
+export const mb = (bytes: number): string => `${(bytes / MB).toFixed(2)} MB`;
+
+/** Prints the table, the notes and which budgets were missed. */
+export function print(): void {
+  const headers = ['figure', 'measured', 'budget', 'met?'];
+  const cells = rows.map((r) => [
+    r.figure,
+    r.measured,
+    r.budget,
+    r.met === undefined ? '—' : r.met ? 'yes' : 'NO',
+  ]);
+  const lines = [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...cells.map(
+      (c) => `| ${c.map((cell) => cell.replace(/\s+/g, ' ').replace(/\|/g, '\\|')).join(' | ')} |`,
+    ),
+  ];
+  console.log(lines.join('\n'));
+  console.log('');
+  for (const line of notes) console.log(line);
+  const missed = rows.filter((r) => r.met === false);
+  console.log(
+    missed.length === 0
+      ? 'All budgets met.'
+      : `Budgets missed (${missed.length}): ${missed.map((r) => r.figure).join('; ')}`,
+  );
+}
