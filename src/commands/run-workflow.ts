@@ -15,6 +15,7 @@ import {
   token,
   type InputSource,
 } from '../inputs/table.js';
+import { eventCommit, pullRequestEvent, sameRepository } from '../inputs/github-event.js';
 import { RUN_OUTPUTS, followRun } from '../follow-run.js';
 import { renderRunSummary } from '../summary.js';
 import { defineCommand, hostOf } from './command.js';
@@ -118,47 +119,12 @@ export const runWorkflow = defineCommand({
  * requests from forks").
  */
 function defaultGitRef(source: InputSource): string | undefined {
-  const { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventPath, GITHUB_SHA: sha } = source.env;
-  if ((event === 'pull_request' || event === 'pull_request_target') && eventPath) {
-    const pullRequest = readPullRequest(source, eventPath);
-    if (event === 'pull_request_target' && !sameRepository(pullRequest))
-      throw new parse.InputProblem(
-        `\`git-ref\` is required on \`pull_request_target\` when the pull request comes from another repository (${pullRequest?.headRepo || 'unknown'}): ` +
-          "this event runs with this repository's secrets, and the default would dispatch the fork's code and workflow file with them. " +
-          'Use the `pull_request` event, or give `git-ref` explicitly once the change has been reviewed.',
-      );
-    if (pullRequest?.headSha) return pullRequest.headSha;
-  }
-  // A pull request's GITHUB_SHA is its merge commit, a usable ref too.
-  return sha?.trim() || undefined;
-}
-
-/** Whether the head is a branch of the base repository itself; unknown is not. */
-function sameRepository(pullRequest: ReturnType<typeof readPullRequest>): boolean {
-  return (
-    pullRequest !== undefined && pullRequest.baseRepo !== '' && pullRequest.headRepo === pullRequest.baseRepo
-  );
-}
-
-/** The pull request of the event payload: its head commit and both repositories; undefined if unreadable. */
-function readPullRequest(
-  source: InputSource,
-  eventPath: string,
-): { headSha?: string; headRepo: string; baseRepo: string } | undefined {
-  type Side = { sha?: unknown; repo?: { full_name?: unknown } | null };
-  let payload: { pull_request?: { head?: Side; base?: Side } };
-  try {
-    payload = JSON.parse(source.readFile(eventPath)) as typeof payload;
-  } catch {
-    return undefined;
-  }
-  const { head, base } = payload.pull_request ?? {};
-  if (!head) return undefined;
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-  return {
-    headSha: text(head.sha) || undefined,
-    // A deleted fork has no repository: it is not the base repository either.
-    headRepo: text(head.repo?.full_name),
-    baseRepo: text(base?.repo?.full_name),
-  };
+  const event = pullRequestEvent(source);
+  if (event?.event === 'pull_request_target' && !sameRepository(event.pullRequest))
+    throw new parse.InputProblem(
+      `\`git-ref\` is required on \`pull_request_target\` when the pull request comes from another repository (${event.pullRequest?.headRepo || 'unknown'}): ` +
+        "this event runs with this repository's secrets, and the default would dispatch the fork's code and workflow file with them. " +
+        'Use the `pull_request` event, or give `git-ref` explicitly once the change has been reviewed.',
+    );
+  return eventCommit(source, event);
 }
