@@ -31,6 +31,8 @@ export interface CommandDefinition<T extends InputTable> {
   outputs: Record<string, string>;
   /** Whether the command's action has a post step (post.ts). */
   post?: boolean;
+  /** Outputs set when the step fails before the command runs (invalid inputs): set on every path. */
+  failureOutputs?: Record<string, string>;
   /** Rules across inputs; they see what could be read, so every problem is listed at once. */
   rules?(values: Partial<Values<T>>): string[];
   /**
@@ -64,17 +66,19 @@ export interface Command {
   inputs: InputTable;
   outputs: Record<string, string>;
   post?: boolean;
+  failureOutputs?: Record<string, string>;
   /** Reads and validates every input; throws InputError listing every problem. */
   read(source: InputSource): Invocation;
 }
 
 export function defineCommand<T extends InputTable>(definition: CommandDefinition<T>): Command {
-  const { description, inputs, outputs, post } = definition;
+  const { description, inputs, outputs, post, failureOutputs } = definition;
   return {
     description,
     inputs,
     outputs,
     post,
+    failureOutputs,
     read(source) {
       const read = readTable(inputs, source);
       const problems = [...read.problems, ...(definition.rules?.(read.values) ?? [])];

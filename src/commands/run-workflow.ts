@@ -10,13 +10,14 @@ import {
   comment,
   githubToken,
   jobs,
+  onActionRequired,
   pollInterval,
   timeout,
   token,
   type InputSource,
 } from '../inputs/table.js';
 import { eventCommit, pullRequestEvent, sameRepository } from '../inputs/github-event.js';
-import { RUN_OUTPUTS, followRun } from '../follow-run.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { renderRunSummary } from '../summary.js';
 import { defineCommand, hostOf } from './command.js';
 
@@ -53,6 +54,7 @@ export const runWorkflow = defineCommand({
       parse: parse.boolean,
     },
     jobs,
+    'on-action-required': onActionRequired,
     'poll-interval-seconds': pollInterval(10),
     'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
     comment,
@@ -62,54 +64,68 @@ export const runWorkflow = defineCommand({
     ...RUN_OUTPUTS,
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
-  rules: (values) =>
-    values.wait === false && values.jobs
+  failureOutputs: { outcome: 'failure' },
+  rules: (values) => [
+    ...(values.wait === false && values.jobs
       ? ['`jobs` has no effect with `wait: false`; remove one of them.']
-      : [],
+      : []),
+    ...(values.wait === false && values['on-action-required'] === 'fail'
+      ? ['`on-action-required: fail` has no effect with `wait: false`; remove one of them.']
+      : []),
+  ],
   comment: (values) => ({ kind: 'run-workflow', subject: values.workflow }),
 
-  async run(values, context) {
-    const { io, signal } = context;
-    const api = apiSettings(values);
-    const client = context.client(api);
-    const startedAt = Date.now();
-    const deadline = startedAt + api.timeoutMs;
+  run: (values, context) =>
+    withOutcome(context.io, context.signal, async () => {
+      const { io, signal } = context;
+      const api = apiSettings(values);
+      const client = context.client(api);
+      const startedAt = Date.now();
+      const deadline = startedAt + api.timeoutMs;
 
-    io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
-    const dispatched = await client.dispatchWorkflow(
-      {
-        appId: values['app-id'],
-        gitRef: values['git-ref'],
-        fileName: values.workflow,
-        inputs: values.inputs,
-      },
-      { deadline, signal },
-    );
-    const runUrl = dispatched.url ?? '';
-    // Outputs the user can act on (link, cancel) before any waiting.
-    io.setOutput('run-id', dispatched.id);
-    io.setOutput('run-url', runUrl);
-    io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
+      io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
+      const dispatched = await client.dispatchWorkflow(
+        {
+          appId: values['app-id'],
+          gitRef: values['git-ref'],
+          fileName: values.workflow,
+          inputs: values.inputs,
+        },
+        { deadline, signal },
+      );
+      const runUrl = dispatched.url ?? '';
+      // Outputs the user can act on (link, cancel) before any waiting.
+      io.setOutput('run-id', dispatched.id);
+      io.setOutput('run-url', runUrl);
+      io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
 
-    if (!values.wait) {
-      io.setOutput('status', 'new');
-      io.info(
-        `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+      if (!values.wait) {
+        io.setOutput('status', 'new');
+        io.info(
+          `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+        );
+        await io.appendSummary(
+          renderRunSummary(
+            { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
+            io.redact,
+          ),
+        );
+        return 'dispatched';
+      }
+      return followRun(
+        {
+          runId: dispatched.id,
+          runUrl,
+          title: values.workflow,
+          jobs: values.jobs,
+          onActionRequired: values['on-action-required'],
+          dispatched: true,
+          api,
+        },
+        { io, client, signal },
+        { startedAt, firstReadAfterInterval: true },
       );
-      await io.appendSummary(
-        renderRunSummary(
-          { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
-          io.redact,
-        ),
-      );
-      return;
-    }
-    await followRun(
-      { runId: dispatched.id, runUrl, title: values.workflow, jobs: values.jobs, api },
-      { io, client, signal },
-      { startedAt, firstReadAfterInterval: true },
-    );
-  },
+    }),
 });
 
 /**

@@ -6,11 +6,12 @@ import {
   comment,
   githubToken,
   jobs,
+  onActionRequired,
   pollInterval,
   timeout,
   token,
 } from '../inputs/table.js';
-import { RUN_OUTPUTS, followRun } from '../follow-run.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { defineCommand, hostOf } from './command.js';
 
 export const waitForRun = defineCommand({
@@ -26,26 +27,36 @@ export const waitForRun = defineCommand({
       parse: parse.uuid,
     },
     jobs,
+    'on-action-required': onActionRequired,
     'poll-interval-seconds': pollInterval(10),
     'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
     comment,
     'github-token': githubToken,
   },
   outputs: RUN_OUTPUTS,
+  failureOutputs: { outcome: 'failure' },
   // A run's comment (the same layout as run-workflow's), one per run id.
   comment: (values) => ({ kind: 'run-workflow', subject: `run ${values['run-id']}` }),
 
-  async run(values, context) {
-    const { io, signal } = context;
-    const api = apiSettings(values);
-    const runId = values['run-id'];
-    io.setOutput('run-id', runId);
-    const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
-    io.info(`Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}.`);
-    await followRun(
-      { runId, title: `run ${runId}`, jobs: values.jobs, api },
-      { io, client: context.client(api), signal },
-      { startedAt: Date.now(), firstReadAfterInterval: false },
-    );
-  },
+  run: (values, context) =>
+    withOutcome(context.io, context.signal, async () => {
+      const { io, signal } = context;
+      const api = apiSettings(values);
+      const runId = values['run-id'];
+      io.setOutput('run-id', runId);
+      const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
+      io.info(`Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}.`);
+      return followRun(
+        {
+          runId,
+          title: `run ${runId}`,
+          jobs: values.jobs,
+          onActionRequired: values['on-action-required'],
+          dispatched: false,
+          api,
+        },
+        { io, client: context.client(api), signal },
+        { startedAt: Date.now(), firstReadAfterInterval: false },
+      );
+    }),
 });

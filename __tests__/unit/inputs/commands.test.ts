@@ -327,6 +327,7 @@ describe('run-workflow', () => {
       'git-ref': 'main',
       inputs: { profile: 'preview', retries: 3, dry: true },
       wait: true,
+      'on-action-required': 'wait',
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,
@@ -368,9 +369,15 @@ describe('run-workflow', () => {
     expect(invocationOf('run-workflow', run({ 'github-token': 'not a token' })).comment).toBeUndefined();
   });
 
-  it('refuses jobs with wait: false', () => {
+  it('refuses jobs and on-action-required: fail with wait: false', () => {
     expect(problemsOf('run-workflow', run({ wait: 'false', jobs: 'build' }))).toEqual([
       '`jobs` has no effect with `wait: false`; remove one of them.',
+    ]);
+    expect(problemsOf('run-workflow', run({ wait: 'false', 'on-action-required': 'fail' }))).toEqual([
+      '`on-action-required: fail` has no effect with `wait: false`; remove one of them.',
+    ]);
+    expect(problemsOf('run-workflow', run({ 'on-action-required': 'Fail' }))).toEqual([
+      '`on-action-required` is `Fail`; allowed: wait, fail. Did you mean `fail`?',
     ]);
   });
 
@@ -423,6 +430,7 @@ describe('wait-for-run', () => {
       'base-url': 'http://127.0.0.1:1',
       'run-id': SESSION_ID,
       jobs: ['a', 'b'],
+      'on-action-required': 'wait',
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,

@@ -232,10 +232,15 @@ describe('workflow, git-ref, launch-args, jobs', () => {
       );
   });
 
-  it('jobKeys: comma- or newline-separated, each once', () => {
+  it('jobKeys: comma- or newline-separated, each once; `type:<job type>` selects by type', () => {
     expect(parse.jobKeys('build, test\nlint,build', 'jobs')).toEqual(['build', 'test', 'lint']);
-    for (const bad of [' , ', 'a b', 'a\u0007'])
-      expect(refusal(parse.jobKeys, bad, 'jobs')).toMatch(/^`jobs` must list job keys/);
+    expect(parse.jobKeys('type:build, type: submission\ntest', 'jobs')).toEqual([
+      'type:build',
+      'type:submission',
+      'test',
+    ]);
+    for (const bad of [' , ', 'a b', 'a\u0007', 'type:', 'type: '])
+      expect(refusal(parse.jobKeys, bad, 'jobs')).toMatch(/^`jobs` must list job keys .* or job types/);
   });
 });
 
