@@ -9,6 +9,7 @@ import { firstJobError, type DeviceSession, type WorkflowRun } from './service/c
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
+import { orderByNeeds } from './job-graph.js';
 import { selects } from './job-selection.js';
 
 type Job = WorkflowRun['jobs'][number];
@@ -61,7 +62,9 @@ const RUN_HEADINGS: Record<RunOutcome, string> = {
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
-  const report = redactDeep({ ...input, run: input.run && shownFields(input.run) }, redact);
+  // Each job after the jobs it needs: the tables read in the order the pipeline runs.
+  const ordered = input.run && { ...input.run, jobs: orderByNeeds(input.run.jobs) };
+  const report = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
   const { run } = report;
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`

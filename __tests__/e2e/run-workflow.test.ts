@@ -52,6 +52,19 @@ jobs:
     type: build
 `;
 
+/** Jobs listed before the jobs they need: the service returns them in this order. */
+const GRAPH = `name: Graph
+on: workflow_dispatch
+jobs:
+  report:
+    needs: [test]
+  test:
+    needs: [build]
+  build:
+    type: build
+  lint: {}
+`;
+
 /** The two ways to call the command, as a workflow writes them. */
 const ACTIONS = ['run-workflow', 'root'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -64,7 +77,10 @@ interface Job {
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'gate.yml': GATE, 'release.yml': APPROVAL }, { defaultJobDurationMs: 40 });
+  world = await createWorld(
+    { 'gate.yml': GATE, 'release.yml': APPROVAL, 'graph.yml': GRAPH },
+    { defaultJobDurationMs: 40 },
+  );
 });
 afterAll(() => world.sim.close());
 // Runs, job behaviours, faults and recorded requests of one test never reach the next.
@@ -369,7 +385,7 @@ describe('run-workflow with jobs', () => {
   });
 });
 
-describe('run-workflow on a run that waits for approval', () => {
+describe('run-workflow on a run that waits for approval, and the job graph', () => {
   it('on-action-required: fail ends the step at once, linking where to approve; the summary says so', async () => {
     for (const [action, result] of await both({
       workflow: 'release.yml',
@@ -401,6 +417,17 @@ describe('run-workflow on a run that waits for approval', () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('`on-action-required: fail` has no effect with `wait: false`');
     expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('shows the jobs in the summary after the jobs they need; the jobs output keeps the service order', async () => {
+    const result = await run('run-workflow', { workflow: 'graph.yml' });
+    expect(result.exitCode).toBe(0);
+    expect(jobsOf(result).map((job) => job.key)).toEqual(['report', 'test', 'build', 'lint']);
+    const rows = result.summary
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => /^\| `([^`]+)`/.exec(line)?.[1]);
+    expect(rows).toEqual(['build', 'test', 'report', 'lint']);
   });
 });
 
