@@ -95,6 +95,8 @@ export interface FollowedRun {
   jobs?: string[];
   /** `fail`: end at once when the run waits for a manual action (`action-required`). */
   onActionRequired: 'wait' | 'fail';
+  /** The commit the run must be of (wait-for-run's `expected-commit`): lower case, whole or a prefix. */
+  expectedCommit?: string;
   /** Whether this step dispatched the run: then it exists, and this step started it. */
   dispatched: boolean;
   api: ApiSettings;
@@ -120,6 +122,7 @@ export async function followRun(
       }),
     isDone: (run) =>
       isRunTerminal(run) ||
+      ofCommit(run, followed.expectedCommit) === 'other' ||
       (followed.jobs !== undefined && selectedJobsDone(run, followed.jobs)) ||
       (followed.onActionRequired === 'fail' && run.status === 'action-required'),
     intervalMs: followed.api.pollIntervalMs,
@@ -207,6 +210,13 @@ export function judge(
       'cancelled',
       `Stopped waiting for workflow run ${id}: the step was cancelled. The run goes on.${link}`,
     );
+  // Another commit's run is refused on the read that shows it, whatever else it says.
+  if (run && ofCommit(run, followed.expectedCommit) === 'other')
+    return fail(
+      'failure',
+      'wrong-commit',
+      `Workflow run ${id} is a run of commit ${oneLine(run.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): a run of another commit cannot gate this one. Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ''\` to accept a run of any commit.${link}`,
+    );
   if (outcome.kind === 'timeout') {
     const waiting =
       run?.status === 'action-required' ? ' (it waits for a manual action, such as an approval)' : '';
@@ -217,6 +227,12 @@ export function judge(
     );
   }
   const final = outcome.value;
+  if (ofCommit(final, followed.expectedCommit) === 'unknown')
+    return fail(
+      'failure',
+      'wrong-commit',
+      `Workflow run ${id} does not say which commit it is a run of, so it cannot be checked against the expected commit ${followed.expectedCommit} (\`expected-commit\`). Set \`expected-commit: ''\` to accept a run of any commit.${link}`,
+    );
   if (!followed.jobs) {
     if (final.status === 'success') return { outcome: 'success', shown: 'succeeded', note: '' };
     if (final.status === 'action-required') return awaitingApproval(final, link);
@@ -284,6 +300,14 @@ function unknownJobs(run: WorkflowRun, unmatched: string[], followed: FollowedRu
     failure: `\`jobs\` lists ${unmatched.map((selector) => `\`${oneLine(selector, 80)}\``).join(', ')}, which the run does not have; its jobs are: ${known.length > 0 ? known.join(', ') : 'none'}.${started}`,
     note: '',
   };
+}
+
+/** Whether the run is of the expected commit (case-insensitive; a given prefix matches); `unknown` when it does not say. */
+function ofCommit(run: WorkflowRun, expected: string | undefined): 'yes' | 'other' | 'unknown' {
+  if (!expected) return 'yes';
+  const actual = (run.gitCommitHash ?? '').trim().toLowerCase();
+  if (!actual) return 'unknown';
+  return actual.startsWith(expected) ? 'yes' : 'other';
 }
 
 /**

@@ -33,7 +33,14 @@ function status(value: string): string {
 
 /** How following a run ended, as the summary tells it. */
 export type RunOutcome =
-  'succeeded' | 'failed' | 'timed-out' | 'cancelled' | 'not-followed' | 'unknown-jobs' | 'action-required';
+  | 'succeeded'
+  | 'failed'
+  | 'timed-out'
+  | 'cancelled'
+  | 'not-followed'
+  | 'unknown-jobs'
+  | 'action-required'
+  | 'wrong-commit';
 
 export interface RunReport {
   /** The workflow file name, or `run <id>` when the step did not dispatch it. */
@@ -58,6 +65,7 @@ const RUN_HEADINGS: Record<RunOutcome, string> = {
   'not-followed': '🚀 dispatched',
   'unknown-jobs': '❌ `jobs` names jobs the run does not have',
   'action-required': '✋ waits for approval',
+  'wrong-commit': '❌ a run of another commit',
 };
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */

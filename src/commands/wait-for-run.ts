@@ -11,6 +11,7 @@ import {
   timeout,
   token,
 } from '../inputs/table.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../inputs/github-event.js';
 import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { defineCommand, hostOf } from './command.js';
 
@@ -25,6 +26,15 @@ export const waitForRun = defineCommand({
       required: true,
       hint: 'the id of the workflow run, a UUID (the `run-id` output of `run-workflow`).',
       parse: parse.uuid,
+    },
+    'expected-commit': {
+      description:
+        "The commit the run must be of (a SHA, or its first 7 or more hexadecimal digits): a run of another commit fails the step on the first read, so a gate cannot pass on a run of other code. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). `''` accepts a run of any commit.",
+      runnerDefault: EVENT_COMMIT_EXPRESSION,
+      // Outside the runner (the input not passed at all) the same default, computed.
+      fallback: eventCommit,
+      blankMeansNone: true,
+      parse: parse.commitSha,
     },
     jobs,
     'on-action-required': onActionRequired,
@@ -45,13 +55,17 @@ export const waitForRun = defineCommand({
       const runId = values['run-id'];
       io.setOutput('run-id', runId);
       const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
-      io.info(`Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}.`);
+      const commit = values['expected-commit'];
+      io.info(
+        `Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}${commit ? `; it must be a run of commit ${commit}` : ''}.`,
+      );
       return followRun(
         {
           runId,
           title: `run ${runId}`,
           jobs: values.jobs,
           onActionRequired: values['on-action-required'],
+          expectedCommit: commit,
           dispatched: false,
           api,
         },

@@ -1,11 +1,16 @@
 /**
  * The commit a step is about, from the GitHub event: the pull request's head commit on
  * `pull_request` and `pull_request_target`, otherwise `GITHUB_SHA`. run-workflow dispatches on it by
- * default (`git-ref`).
+ * default (`git-ref`) and wait-for-run expects the run to be of it (`expected-commit`), so that a
+ * run dispatched in one job is the run accepted in the next. The action.yml default of
+ * `expected-commit` says the same in the runner's expression language (EVENT_COMMIT_EXPRESSION).
  */
 import type { InputSource } from './table.js';
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
+
+/** `eventCommit` as a runner expression, for an action.yml default. */
+export const EVENT_COMMIT_EXPRESSION = `\${{ (${PULL_REQUEST_EVENTS.map((event) => `github.event_name == '${event}'`).join(' || ')}) && github.event.pull_request.head.sha || github.sha }}`;
 
 export interface PullRequestSides {
   headSha?: string;

@@ -193,6 +193,15 @@ export const gitRef: Parser<string> = (value, name) => {
   return value;
 };
 
+/** `expected-commit`: a commit SHA, whole or its first 7 or more hexadecimal digits; lower-cased. */
+export const commitSha: Parser<string> = (value, name) => {
+  if (!/^[0-9a-f]{7,64}$/i.test(value))
+    throw new InputProblem(
+      `\`${name}\` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got ${shown(value)}.`,
+    );
+  return value.toLowerCase();
+};
+
 /** `sdk-version`: a major version, such as `52`. */
 export const majorVersion: Parser<string> = (value, name) => {
   if (!/^[1-9]\d{0,3}$/.test(value))
