@@ -65,6 +65,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     await invocation.run({
       io: commandIO,
       signal: cancellation.signal,
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       client: (api) => (client ??= createClient(api, commandIO)),
     });
     // The signal came as the command finished: exit 1 (cancelled) with a message, never in silence.

@@ -20,6 +20,8 @@ export interface RunContext {
   io: ActionIO;
   /** Aborted when the runner cancels the step. */
   signal: AbortSignal;
+  /** The job's workspace (GITHUB_WORKSPACE, else the current directory); unknown in some tests. */
+  workspace?: string;
   /** The service client for these settings: made once per step, disposed by main. */
   client(api: ApiSettings): ServiceClient;
 }

@@ -19,6 +19,8 @@ import {
 import { eventCommit, pullRequestEvent, sameRepository } from '../inputs/github-event.js';
 import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { renderRunSummary } from '../summary.js';
+import { checkWorkflowFile } from '../workflow-file.js';
+import { ActionFailure } from '../errors.js';
 import { defineCommand, hostOf } from './command.js';
 
 export const runWorkflow = defineCommand({
@@ -82,6 +84,25 @@ export const runWorkflow = defineCommand({
       const client = context.client(api);
       const startedAt = Date.now();
       const deadline = startedAt + api.timeoutMs;
+
+      if (context.workspace) {
+        const check = await checkWorkflowFile({
+          workspace: context.workspace,
+          workflow: values.workflow,
+          gitRef: values['git-ref'],
+          inputs: values.inputs,
+          jobs: values.jobs,
+        });
+        if (check.skipped)
+          io.debug(
+            `Not checked against the workspace's workflow file before the dispatch: ${check.skipped}.`,
+          );
+        if (check.problems.length > 0)
+          throw new ActionFailure(
+            `Not dispatched: the workflow file ${check.file} (in the workspace, the commit git-ref names) does not accept this dispatch. ${check.problems.join(' ')}`,
+          );
+        if (check.file) io.info(`Checked inputs and jobs against ${check.file} in the workspace.`);
+      }
 
       io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
       const dispatched = await client.dispatchWorkflow(
