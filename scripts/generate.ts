@@ -192,7 +192,7 @@ function renderInputs(command: Command): string {
   const lines = ['| Input | Required | Default | Description |', '| --- | --- | --- | --- |'];
   for (const [name, input] of own)
     lines.push(
-      `| \`${name}\` | ${requiredInYaml(input) ? 'yes' : 'no'} | ${defaultOf(input)} | ${cell(input.description)} |`,
+      `| \`${name}\` | ${requiredInYaml(input) ? 'yes' : 'no'} | ${cell(defaultOf(input))} | ${cell(input.description)} |`,
     );
   const common = Object.keys(specs[command].inputs).filter((name) => shared.has(name));
   if (common.length > 0)
@@ -212,7 +212,7 @@ function renderSharedInputs(): string {
         ? defaults[0]
         : users.map((user, i) => `${defaultOf(inputs[i]) || 'none'} (\`${user}\`)`).join(', ');
     lines.push(
-      `| \`${name}\` | ${users.map((user) => `\`${user}\``).join(', ')} | ${shownDefault} | ${cell(inputs[0].description)} |`,
+      `| \`${name}\` | ${users.map((user) => `\`${user}\``).join(', ')} | ${cell(shownDefault)} | ${cell(inputs[0].description)} |`,
     );
   }
   return lines.join('\n');

@@ -16,7 +16,7 @@ import {
   unusedInputWarnings,
   type CommandName,
 } from './commands/index.js';
-import type { Invocation } from './commands/command.js';
+import type { Command, Invocation } from './commands/command.js';
 import { createClient } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest } from './pr-comment.js';
@@ -32,12 +32,15 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   maskSecretInputs(io);
 
   let invocation: Invocation;
+  let chosen = command;
   try {
-    const chosen = command ?? readCommand(source);
+    chosen ??= readCommand(source);
     if (!command) for (const warning of unusedInputWarnings(chosen, source)) io.warning(warning);
     invocation = COMMANDS[chosen].read(source);
     if (invocation.baseUrl) for (const warning of transportWarnings(invocation.baseUrl)) io.warning(warning);
   } catch (error) {
+    const outputs = chosen ? (COMMANDS[chosen] as Command).failureOutputs : undefined;
+    for (const [name, value] of Object.entries(outputs ?? {})) io.setOutput(name, value);
     reportFailure(io, error);
     return;
   }
@@ -62,6 +65,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     await invocation.run({
       io: commandIO,
       signal: cancellation.signal,
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       client: (api) => (client ??= createClient(api, commandIO)),
     });
     // The signal came as the command finished: exit 1 (cancelled) with a message, never in silence.

@@ -10,6 +10,8 @@ import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
 import { deviceTime } from './session-accounting.js';
+import { orderByNeeds } from './job-graph.js';
+import { selects } from './job-selection.js';
 
 type Job = WorkflowRun['jobs'][number];
 
@@ -31,7 +33,15 @@ function status(value: string): string {
 }
 
 /** How following a run ended, as the summary tells it. */
-export type RunOutcome = 'succeeded' | 'failed' | 'timed-out' | 'cancelled' | 'not-followed' | 'unknown-jobs';
+export type RunOutcome =
+  | 'succeeded'
+  | 'failed'
+  | 'timed-out'
+  | 'cancelled'
+  | 'not-followed'
+  | 'unknown-jobs'
+  | 'action-required'
+  | 'wrong-commit';
 
 export interface RunReport {
   /** The workflow file name, or `run <id>` when the step did not dispatch it. */
@@ -41,7 +51,7 @@ export interface RunReport {
   /** The run as last read; undefined when it was never read. */
   run?: WorkflowRun;
   outcome: RunOutcome;
-  /** The jobs the step followed (`jobs` input); all when undefined. */
+  /** The jobs the step followed (`jobs` input: keys and `type:` selectors); all when undefined. */
   jobs?: string[];
   waitedMs?: number;
   /** What the step said when it failed, in plain text (escaped here). */
@@ -55,11 +65,15 @@ const RUN_HEADINGS: Record<RunOutcome, string> = {
   cancelled: '🛑 not followed to the end: the step was cancelled',
   'not-followed': '🚀 dispatched',
   'unknown-jobs': '❌ `jobs` names jobs the run does not have',
+  'action-required': '✋ waits for approval',
+  'wrong-commit': '❌ a run of another commit',
 };
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
-  const report = redactDeep({ ...input, run: input.run && shownFields(input.run) }, redact);
+  // Each job after the jobs it needs: the tables read in the order the pipeline runs.
+  const ordered = input.run && { ...input.run, jobs: orderByNeeds(input.run.jobs) };
+  const report = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
   const { run } = report;
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
@@ -77,7 +91,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   if (run && run.jobs.length > 0) {
     lines.push('| Job | Status | Duration | Build / submission |', '| --- | --- | --- | --- |');
     for (const job of run.jobs) {
-      const followed = !report.jobs || report.jobs.includes(job.key) ? '' : ' (not followed)';
+      const followed = followedBy(report, job) ? '' : ' (not followed)';
       lines.push(
         `| ${jobName(job)}${followed} | ${status(job.status)} | ${jobDuration(job)} | ${jobIds(job)} |`,
       );
@@ -115,10 +129,18 @@ function shownFields(run: WorkflowRun): WorkflowRun {
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
 function why(report: RunReport): string[] {
   if (report.outcome === 'succeeded' || report.outcome === 'not-followed') return [];
-  const jobs = (report.run?.jobs ?? []).filter((job) => !report.jobs || report.jobs.includes(job.key));
+  const jobs = (report.run?.jobs ?? []).filter((job) => followedBy(report, job));
   const failed = jobs.filter((job) => job.status === 'failure');
   const canceled = jobs.filter((job) => job.status === 'canceled');
   const lines: string[] = [];
+  // What a reviewer of the pull request (this summary is its comment too) can do about it.
+  const approval = report.run?.status === 'action-required';
+  if (approval) {
+    const waiting = (report.run?.jobs ?? []).filter((job) => job.status === 'action-required');
+    lines.push('**The run waits for approval**', '');
+    for (const job of waiting) lines.push(`- ${jobName(job)}`);
+    if (waiting.length > 0) lines.push('');
+  }
   if (failed.length > 0) {
     lines.push('**Failed jobs**', '');
     for (const job of failed) lines.push(`- ${jobName(job)}${jobError(job)}`);
@@ -132,8 +154,14 @@ function why(report: RunReport): string[] {
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
     lines.push(`> ${markdownText(report.reason, 1000)}`, '');
-  if (report.runUrl) lines.push(`${markdownLink('Open the run on the service', report.runUrl)}`, '');
+  const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
+  if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
   return lines;
+}
+
+/** Whether the step followed this job: all of them without `jobs`. */
+function followedBy(report: Pick<RunReport, 'jobs'>, job: Job): boolean {
+  return !report.jobs || report.jobs.some((selector) => selects(selector, job));
 }
 
 function jobName(job: Job): string {

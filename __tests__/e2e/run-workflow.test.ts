@@ -33,6 +33,19 @@ jobs:
     type: build
 `;
 
+/** Jobs listed before the jobs they need: the service returns them in this order. */
+const GRAPH = `name: Graph
+on: workflow_dispatch
+jobs:
+  report:
+    needs: [test]
+  test:
+    needs: [build]
+  build:
+    type: build
+  lint: {}
+`;
+
 /** The two ways to call the command, as a workflow writes them. */
 const ACTIONS = ['run-workflow', 'root'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -45,7 +58,10 @@ interface Job {
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'gate.yml': GATE, 'release.yml': APPROVAL }, { defaultJobDurationMs: 40 });
+  world = await createWorld(
+    { 'gate.yml': GATE, 'release.yml': APPROVAL, 'graph.yml': GRAPH },
+    { defaultJobDurationMs: 40 },
+  );
 });
 afterAll(() => world.sim.close());
 // Runs, job behaviours, faults and recorded requests of one test never reach the next.
@@ -102,6 +118,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
         'run-url': simRun.url,
         status: 'success',
         'git-commit-hash': world.repo.headSha,
+        outcome: 'success',
       });
       const jobs = jobsOf(result);
       expect(jobs.map((job) => [job.key, job.status])).toEqual([
@@ -143,7 +160,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const [, result] of await both()) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
-      expect(result.outputs.status).toBe('failure');
+      expect(result.outputs).toMatchObject({ status: 'failure', outcome: 'failure' });
       expect(result.stdout).toContain(
         `::error::Workflow run ${simRun.id} ended with status failure. Failed jobs: test (Tests) (failure: Detox: 3 tests failed). ${simRun.url}`,
       );
@@ -164,7 +181,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const simRun of started) world.sim.cancelRun(simRun.id);
     for (const [, result] of await pending) {
       expect(result.exitCode).toBe(1);
-      expect(result.outputs.status).toBe('canceled');
+      expect(result.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
       expect(result.stdout).toContain(
         `::error::Workflow run ${result.outputs['run-id']} ended with status canceled.`,
       );
@@ -183,7 +200,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const simRun of waiting) world.sim.approve(simRun.id);
     for (const [, result] of await pending) {
       expect(result.exitCode).toBe(0);
-      expect(result.outputs.status).toBe('success');
+      expect(result.outputs).toMatchObject({ status: 'success', outcome: 'success' });
       const notices = result.stdout.match(/^::notice::The workflow run is waiting for a manual action.*$/gm);
       expect(notices).toEqual([expect.stringContaining(simRunOf(result).url)]);
     }
@@ -194,7 +211,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const [, result] of await both({ 'timeout-minutes': '0.008' })) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
-      expect(result.outputs.status).toBe('in-progress');
+      expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
       expect(result.stdout).toContain(
         `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
       );
@@ -206,7 +223,12 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const [, result] of await both({ wait: 'false' })) {
       expect(result.exitCode).toBe(0);
       const simRun = simRunOf(result);
-      expect(result.outputs).toEqual({ 'run-id': simRun.id, 'run-url': simRun.url, status: 'new' });
+      expect(result.outputs).toEqual({
+        'run-id': simRun.id,
+        'run-url': simRun.url,
+        status: 'new',
+        outcome: 'dispatched',
+      });
       expect(result.stdout).toMatch(new RegExp(`^Not waiting .*wait-for-run.*${simRun.id}`, 'm'));
     }
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
@@ -237,6 +259,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     for (const result of results) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
+      expect(result.outputs.outcome).toBe('interrupted');
       expect(result.stdout).toContain('Received SIGINT: cancelling.');
       expect(result.stdout).toContain(
         `::error::Stopped waiting for workflow run ${simRun.id}: the step was cancelled. The run goes on. ${simRun.url}`,
@@ -277,13 +300,115 @@ describe('run-workflow with jobs', () => {
     );
   });
 
-  it('fails on a key the run does not have, naming the keys it has', async () => {
+  it('fails on a key the run does not have, naming the keys it has and the run it started', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
     const result = await run('root', { jobs: 'build_ios, build_web' });
+    const simRun = simRunOf(result);
     expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('failure');
+    // Nobody else may know of the run this step started: the message says it goes on, and where.
     expect(result.stdout).toContain(
-      '::error::`jobs` lists `build_web`, which the run does not have; its jobs are: build_ios, build_android, test, submit.',
+      `::error::\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, test, submit. The run this step dispatched was started and goes on: ${simRun.url}`,
     );
-    world.sim.cancelRun(simRunOf(result).id);
+    expect(simRun.status).toBe('in-progress');
+    world.sim.cancelRun(simRun.id);
+  });
+
+  it('type:build selects every build: ends when both builds are done while the rest runs', async () => {
+    world.sim.setJobBehaviour('test', { durationMs: 60_000 });
+    const result = await run('run-workflow', { jobs: 'type:build' });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.outcome).toBe('success');
+    const simRun = simRunOf(result);
+    expect(simRun.status).toBe('in-progress');
+    expect(
+      jobsOf(result)
+        .filter((job) => job.key.startsWith('build_'))
+        .map((job) => job.status),
+    ).toEqual(['success', 'success']);
+    expect(result.stdout).toMatch(/Listed jobs succeeded in .*\(the run goes on: in-progress\)/);
+    expect(result.summary).toMatch(/### Jobs `type:build` of gate\\?\.yml: ✅ succeeded/);
+    expect(result.summary).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success/);
+    expect(result.summary).toMatch(/\| Tests \(`test`\) \(not followed\) \|/);
+    world.sim.cancelRun(simRun.id);
+  });
+
+  it('a type no job of the run has fails like an unknown key, naming the types it has', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const result = await run('run-workflow', { jobs: 'type:deploy' });
+    const simRun = simRunOf(result);
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('failure');
+    expect(result.stdout).toContain(
+      '::error::`jobs` lists `type:deploy`, which the run does not have; its jobs are: build_ios (type build), build_android (type build), test (type custom), submit (type submission).',
+    );
+    world.sim.cancelRun(simRun.id);
+  });
+
+  it('outcome canceled when a listed job was canceled, failure when one was skipped', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const pending = run('run-workflow', { jobs: 'build_ios' });
+    const started = await until(() => world.sim.runs().find((r) => r.status === 'in-progress'));
+    world.sim.cancelRun(started.id);
+    const canceled = await pending;
+    expect(canceled.exitCode).toBe(1);
+    expect(canceled.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
+
+    world.sim.reset();
+    world.sim.setJobBehaviour('build_android', { outcome: 'failure' });
+    const skipped = await run('run-workflow', { jobs: 'submit' });
+    expect(skipped.exitCode).toBe(1);
+    expect(jobsOf(skipped).find((job) => job.key === 'submit')?.status).toBe('skipped');
+    expect(skipped.outputs.outcome).toBe('failure');
+    expect(skipped.stdout).toContain(
+      '::error::Not every listed job succeeded. Failed jobs: submit (skipped).',
+    );
+  });
+});
+
+describe('run-workflow on a run that waits for approval, and the job graph', () => {
+  it('on-action-required: fail ends the step at once, linking where to approve; the summary says so', async () => {
+    for (const [action, result] of await both({
+      workflow: 'release.yml',
+      'on-action-required': 'fail',
+      // Without the feature the step would wait: fail fast then.
+      'timeout-minutes': '0.05',
+    })) {
+      const simRun = simRunOf(result);
+      expect({ action, exitCode: result.exitCode }).toEqual({ action, exitCode: 1 });
+      expect(result.outputs).toMatchObject({ status: 'action-required', outcome: 'action-required' });
+      expect(result.stdout).toContain(
+        `::error::Workflow run ${simRun.id} waits for a manual action such as an approval (job approve), and on-action-required is fail: the step ends here, the run waits. Someone allowed to approve it does so on its page: ${simRun.url}; follow it afterwards with wait-for-run.`,
+      );
+      // Not the notice of `wait`: the step does not wait.
+      expect(result.stdout).not.toContain('still waiting');
+      // The summary, which is also the pull-request comment, tells a reviewer what to do.
+      expect(result.summary).toMatch(/### Workflow run release\\?\.yml: ✋ waits for approval/);
+      expect(result.summary).toMatch(/\*\*The run waits for approval\*\*\s+- `approve`/);
+      expect(result.summary).toContain('Open the run on the service to approve it');
+      expect(result.summary).toContain(simRun.url);
+      // Nothing approved or canceled the run: it still waits.
+      expect(simRun.status).toBe('action-required');
+      world.sim.cancelRun(simRun.id);
+    }
+  });
+
+  it('on-action-required: fail with wait: false is refused before any request', async () => {
+    const result = await run('run-workflow', { wait: 'false', 'on-action-required': 'fail' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('`on-action-required: fail` has no effect with `wait: false`');
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('shows the jobs in the summary after the jobs they need; the jobs output keeps the service order', async () => {
+    const result = await run('run-workflow', { workflow: 'graph.yml' });
+    expect(result.exitCode).toBe(0);
+    expect(jobsOf(result).map((job) => job.key)).toEqual(['report', 'test', 'build', 'lint']);
+    const rows = result.summary
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => /^\| `([^`]+)`/.exec(line)?.[1]);
+    expect(rows).toEqual(['build', 'test', 'report', 'lint']);
   });
 });
 
@@ -298,6 +423,7 @@ describe('run-workflow errors and faults', () => {
       /::error::Dispatching workflow gate\.yml failed: Not found \(404\) \[NOT_FOUND\]: .*no-such-branch/,
     );
     expect(rejected.exitCode).toBe(1);
+    expect([missing.outputs.outcome, rejected.outputs.outcome]).toEqual(['failure', 'failure']);
     expect(rejected.stdout).toMatch(
       /::error::Dispatching workflow gate\.yml failed: The service rejected the request \(400 Bad Request\).*profile/,
     );
@@ -316,6 +442,8 @@ describe('run-workflow errors and faults', () => {
     expect(invalid.stdout.split('::add-mask::not-a-real-token')[1]).not.toContain('not-a-real-token');
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toContain('::error::Invalid input: `token` is required');
+    // Invalid inputs too: `outcome` is set on every path.
+    expect(missing.outputs).toEqual({ outcome: 'failure' });
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
   });
 

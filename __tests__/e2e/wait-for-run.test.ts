@@ -65,6 +65,7 @@ describe('wait-for-run', () => {
       'build-ids': JSON.stringify([jobs[0].buildId, jobs[1].buildId]),
       'submission-ids': expect.stringMatching(/^\["[0-9a-f-]{36}"\]$/),
       'job-outputs': JSON.stringify({ build_ios: {}, build_android: {}, submit: { track: 'beta' } }),
+      outcome: 'success',
     });
     expect(jobs.map((job) => [job.key, job.status])).toEqual([
       ['build_ios', 'success'],
@@ -115,14 +116,14 @@ describe('wait-for-run', () => {
     const [failed, cancelled] = await pending;
 
     expect(failed.exitCode).toBe(1);
-    expect(failed.outputs.status).toBe('failure');
+    expect(failed.outputs).toMatchObject({ status: 'failure', outcome: 'failure' });
     expect(failed.stdout).toContain(
       `::error::Workflow run ${failing.id} ended with status failure. Failed jobs: build_android (failure: Gradle exploded). ${failing.url}`,
     );
     expect(failed.summary).toMatch(/\*\*Failed jobs\*\*\s+- `build_android`: Gradle exploded/);
 
     expect(cancelled.exitCode).toBe(1);
-    expect(cancelled.outputs.status).toBe('canceled');
+    expect(cancelled.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
     expect(cancelled.stdout).toContain(`::error::Workflow run ${canceled.id} ended with status canceled.`);
     expect(cancelled.stdout).toContain(canceled.url);
   });
@@ -139,7 +140,7 @@ describe('wait-for-run', () => {
     ]);
 
     expect(builds.exitCode).toBe(0);
-    expect(builds.outputs.status).toBe('in-progress');
+    expect(builds.outputs).toMatchObject({ status: 'in-progress', outcome: 'success' });
     // As last read: submit not finished (about to start, or running for 60 s).
     expect(['new', 'in-progress']).toContain(jobsOf(builds).find((job) => job.key === 'submit')?.status);
     expect(world.sim.getRun(gated.id)?.status).toBe('in-progress');
@@ -150,9 +151,12 @@ describe('wait-for-run', () => {
     );
 
     expect(unknown.exitCode).toBe(1);
+    expect(unknown.outputs.outcome).toBe('failure');
     expect(unknown.stdout).toContain(
-      '::error::`jobs` lists `build_web`, which the run does not have; its jobs are: build_ios, build_android, submit.',
+      `::error::\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, submit. ${gated.url}`,
     );
+    // This step did not start the run: it does not say it did.
+    expect(unknown.stdout).not.toContain('this step dispatched');
     world.sim.cancelRun(gated.id);
   });
 
@@ -161,7 +165,7 @@ describe('wait-for-run', () => {
     const slow = await someoneElsesRun();
     const result = await follow(slow.id, { 'timeout-minutes': '0.008' });
     expect(result.exitCode).toBe(1);
-    expect(result.outputs.status).toBe('in-progress');
+    expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
     expect(result.stdout).toContain(
       `::error::Workflow run ${slow.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
     );
@@ -178,14 +182,59 @@ describe('wait-for-run', () => {
     expect(bad.stdout).toMatch(/::error::Invalid input: `run-id` .*UUID/);
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toContain('::error::Invalid input: `run-id` is required');
-    expect({ ...bad.outputs, ...missing.outputs }).toEqual({});
+    // Nothing but the outcome, which is set on every path.
+    expect([bad.outputs, missing.outputs]).toEqual([{ outcome: 'failure' }, { outcome: 'failure' }]);
     expect(world.sim.requests).toEqual([]);
   });
 
-  it('a run the token cannot see is a 404 naming the run', async () => {
+  it('a run that does not exist (or the token cannot see) is not found: nothing "goes on"', async () => {
     const result = await follow('4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b');
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/::error::.*4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b.*404/);
+    expect(result.outputs).toEqual({
+      'run-id': '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      outcome: 'failure',
+    });
+    expect(result.stdout).toContain(
+      '::error::Workflow run 4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b was not found (404): it does not exist, or this token cannot see it (a run of another project or account). Check `run-id` and the token.',
+    );
+    expect(result.stdout).not.toContain('goes on');
     expect(result.stdout).not.toMatch(/\n\s+at /);
+  });
+
+  it('a run that fails to be read after it was seen still goes on, and the message says so', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const slow = await someoneElsesRun();
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${slow.id}`,
+      kind: 'mutate',
+      mutate: (json) => json,
+    });
+    // One good read, then the service answers 404 for good.
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${slow.id}`,
+      kind: 'status',
+      status: 404,
+      times: 50,
+    });
+    const result = await follow(slow.id);
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('failure');
+    expect(result.stdout).toMatch(
+      new RegExp(`::error::Reading workflow run ${slow.id} failed: .*404.*\\. The run goes on: ${slow.url}`),
+    );
+    world.sim.cancelRun(slow.id);
+  });
+
+  it('type:build gates on every build, and on-action-required: fail is accepted', async () => {
+    world.sim.setJobBehaviour('submit', { durationMs: 60_000 });
+    const gated = await someoneElsesRun();
+    const result = await follow(gated.id, { jobs: 'type: build', 'on-action-required': 'fail' });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.outcome).toBe('success');
+    expect(result.stdout).toContain(`Following jobs type:build of workflow run ${gated.id}`);
+    expect(result.summary).toMatch(/\| `submit` \(not followed\) \|/);
+    world.sim.cancelRun(gated.id);
   });
 });

@@ -9,6 +9,7 @@ export function inputSource(
 ): InputSource {
   return {
     input: (name) => inputs[name] ?? '',
+    given: (name) => name in inputs,
     env,
     readFile: (path) => {
       if (!(path in files)) throw new Error(`ENOENT: ${path}`);

@@ -20,6 +20,8 @@ export interface RunContext {
   io: ActionIO;
   /** Aborted when the runner cancels the step. */
   signal: AbortSignal;
+  /** The job's workspace (GITHUB_WORKSPACE, else the current directory); unknown in some tests. */
+  workspace?: string;
   /** The service client for these settings: made once per step, disposed by main. */
   client(api: ApiSettings): ServiceClient;
 }
@@ -31,6 +33,8 @@ export interface CommandDefinition<T extends InputTable> {
   outputs: Record<string, string>;
   /** Whether the command's action has a post step (post.ts). */
   post?: boolean;
+  /** Outputs set when the step fails before the command runs (invalid inputs): set on every path. */
+  failureOutputs?: Record<string, string>;
   /** Rules across inputs; they see what could be read, so every problem is listed at once. */
   rules?(values: Partial<Values<T>>): string[];
   /**
@@ -68,17 +72,19 @@ export interface Command {
   inputs: InputTable;
   outputs: Record<string, string>;
   post?: boolean;
+  failureOutputs?: Record<string, string>;
   /** Reads and validates every input; throws InputError listing every problem. */
   read(source: InputSource): Invocation;
 }
 
 export function defineCommand<T extends InputTable>(definition: CommandDefinition<T>): Command {
-  const { description, inputs, outputs, post } = definition;
+  const { description, inputs, outputs, post, failureOutputs } = definition;
   return {
     description,
     inputs,
     outputs,
     post,
+    failureOutputs,
     read(source) {
       const read = readTable(inputs, source);
       const problems = [...read.problems, ...(definition.rules?.(read.values) ?? [])];

@@ -34,6 +34,8 @@ export function inputSource(io: Pick<ActionIO, 'getInput'>): InputSource {
     input: (name) => io.getInput(name),
     env: process.env,
     readFile: (path) => readFileSync(path, 'utf8'),
+    // The variable @actions/core reads the input from; the runner sets one for every declared input.
+    given: (name) => process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] !== undefined,
   };
 }
 

@@ -10,13 +10,17 @@ import {
   comment,
   githubToken,
   jobs,
+  onActionRequired,
   pollInterval,
   timeout,
   token,
   type InputSource,
 } from '../inputs/table.js';
-import { RUN_OUTPUTS, followRun } from '../follow-run.js';
+import { eventCommit, pullRequestEvent, sameRepository } from '../inputs/github-event.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { renderRunSummary } from '../summary.js';
+import { checkWorkflowFile } from '../workflow-file.js';
+import { ActionFailure } from '../errors.js';
 import { defineCommand, hostOf } from './command.js';
 
 export const runWorkflow = defineCommand({
@@ -52,6 +56,7 @@ export const runWorkflow = defineCommand({
       parse: parse.boolean,
     },
     jobs,
+    'on-action-required': onActionRequired,
     'poll-interval-seconds': pollInterval(10),
     'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
     comment,
@@ -62,54 +67,87 @@ export const runWorkflow = defineCommand({
     'run-id': 'The run id, set right after the dispatch, before any waiting.',
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
-  rules: (values) =>
-    values.wait === false && values.jobs
+  failureOutputs: { outcome: 'failure' },
+  rules: (values) => [
+    ...(values.wait === false && values.jobs
       ? ['`jobs` has no effect with `wait: false`; remove one of them.']
-      : [],
+      : []),
+    ...(values.wait === false && values['on-action-required'] === 'fail'
+      ? ['`on-action-required: fail` has no effect with `wait: false`; remove one of them.']
+      : []),
+  ],
   comment: (values) => ({ kind: 'run-workflow', subject: values.workflow }),
 
-  async run(values, context) {
-    const { io, signal } = context;
-    const api = apiSettings(values);
-    const client = context.client(api);
-    const startedAt = Date.now();
-    const deadline = startedAt + api.timeoutMs;
+  run: (values, context) =>
+    withOutcome(context.io, context.signal, async () => {
+      const { io, signal } = context;
+      const api = apiSettings(values);
+      const client = context.client(api);
+      const startedAt = Date.now();
+      const deadline = startedAt + api.timeoutMs;
 
-    io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
-    const dispatched = await client.dispatchWorkflow(
-      {
-        appId: values['app-id'],
-        gitRef: values['git-ref'],
-        fileName: values.workflow,
-        inputs: values.inputs,
-      },
-      { deadline, signal },
-    );
-    const runUrl = dispatched.url ?? '';
-    // Outputs the user can act on (link, cancel) before any waiting.
-    io.setOutput('run-id', dispatched.id);
-    io.setOutput('run-url', runUrl);
-    io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
+      if (context.workspace) {
+        const check = await checkWorkflowFile({
+          workspace: context.workspace,
+          workflow: values.workflow,
+          gitRef: values['git-ref'],
+          inputs: values.inputs,
+          jobs: values.jobs,
+        });
+        if (check.skipped)
+          io.debug(
+            `Not checked against the workspace's workflow file before the dispatch: ${check.skipped}.`,
+          );
+        if (check.problems.length > 0)
+          throw new ActionFailure(
+            `Not dispatched: the workflow file ${check.file} (in the workspace, the commit git-ref names) does not accept this dispatch. ${check.problems.join(' ')}`,
+          );
+        if (check.file) io.info(`Checked inputs and jobs against ${check.file} in the workspace.`);
+      }
 
-    if (!values.wait) {
-      io.setOutput('status', 'new');
-      io.info(
-        `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+      io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
+      const dispatched = await client.dispatchWorkflow(
+        {
+          appId: values['app-id'],
+          gitRef: values['git-ref'],
+          fileName: values.workflow,
+          inputs: values.inputs,
+        },
+        { deadline, signal },
       );
-      await io.appendSummary(
-        renderRunSummary(
-          { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
-          io.redact,
-        ),
+      const runUrl = dispatched.url ?? '';
+      // Outputs the user can act on (link, cancel) before any waiting.
+      io.setOutput('run-id', dispatched.id);
+      io.setOutput('run-url', runUrl);
+      io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
+
+      if (!values.wait) {
+        io.setOutput('status', 'new');
+        io.info(
+          `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+        );
+        await io.appendSummary(
+          renderRunSummary(
+            { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
+            io.redact,
+          ),
+        );
+        return 'dispatched';
+      }
+      return followRun(
+        {
+          runId: dispatched.id,
+          runUrl,
+          title: values.workflow,
+          jobs: values.jobs,
+          onActionRequired: values['on-action-required'],
+          dispatched: true,
+          api,
+        },
+        { io, client, signal },
+        { startedAt, firstReadAfterInterval: true },
       );
-      return;
-    }
-    await followRun(
-      { runId: dispatched.id, runUrl, title: values.workflow, jobs: values.jobs, api },
-      { io, client, signal },
-      { startedAt, firstReadAfterInterval: true },
-    );
-  },
+    }),
 });
 
 /**
@@ -119,47 +157,12 @@ export const runWorkflow = defineCommand({
  * requests from forks").
  */
 function defaultGitRef(source: InputSource): string | undefined {
-  const { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventPath, GITHUB_SHA: sha } = source.env;
-  if ((event === 'pull_request' || event === 'pull_request_target') && eventPath) {
-    const pullRequest = readPullRequest(source, eventPath);
-    if (event === 'pull_request_target' && !sameRepository(pullRequest))
-      throw new parse.InputProblem(
-        `\`git-ref\` is required on \`pull_request_target\` when the pull request comes from another repository (${pullRequest?.headRepo || 'unknown'}): ` +
-          "this event runs with this repository's secrets, and the default would dispatch the fork's code and workflow file with them. " +
-          'Use the `pull_request` event, or give `git-ref` explicitly once the change has been reviewed.',
-      );
-    if (pullRequest?.headSha) return pullRequest.headSha;
-  }
-  // A pull request's GITHUB_SHA is its merge commit, a usable ref too.
-  return sha?.trim() || undefined;
-}
-
-/** Whether the head is a branch of the base repository itself; unknown is not. */
-function sameRepository(pullRequest: ReturnType<typeof readPullRequest>): boolean {
-  return (
-    pullRequest !== undefined && pullRequest.baseRepo !== '' && pullRequest.headRepo === pullRequest.baseRepo
-  );
-}
-
-/** The pull request of the event payload: its head commit and both repositories; undefined if unreadable. */
-function readPullRequest(
-  source: InputSource,
-  eventPath: string,
-): { headSha?: string; headRepo: string; baseRepo: string } | undefined {
-  type Side = { sha?: unknown; repo?: { full_name?: unknown } | null };
-  let payload: { pull_request?: { head?: Side; base?: Side } };
-  try {
-    payload = JSON.parse(source.readFile(eventPath)) as typeof payload;
-  } catch {
-    return undefined;
-  }
-  const { head, base } = payload.pull_request ?? {};
-  if (!head) return undefined;
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-  return {
-    headSha: text(head.sha) || undefined,
-    // A deleted fork has no repository: it is not the base repository either.
-    headRepo: text(head.repo?.full_name),
-    baseRepo: text(base?.repo?.full_name),
-  };
+  const event = pullRequestEvent(source);
+  if (event?.event === 'pull_request_target' && !sameRepository(event.pullRequest))
+    throw new parse.InputProblem(
+      `\`git-ref\` is required on \`pull_request_target\` when the pull request comes from another repository (${event.pullRequest?.headRepo || 'unknown'}): ` +
+        "this event runs with this repository's secrets, and the default would dispatch the fork's code and workflow file with them. " +
+        'Use the `pull_request` event, or give `git-ref` explicitly once the change has been reviewed.',
+    );
+  return eventCommit(source, event);
 }

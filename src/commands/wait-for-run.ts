@@ -6,11 +6,13 @@ import {
   comment,
   githubToken,
   jobs,
+  onActionRequired,
   pollInterval,
   timeout,
   token,
 } from '../inputs/table.js';
-import { RUN_OUTPUTS, followRun } from '../follow-run.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../inputs/github-event.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
 import { defineCommand, hostOf } from './command.js';
 
 export const waitForRun = defineCommand({
@@ -25,27 +27,50 @@ export const waitForRun = defineCommand({
       hint: 'the id of the workflow run, a UUID (the `run-id` output of `run-workflow`).',
       parse: parse.uuid,
     },
+    'expected-commit': {
+      description:
+        "The commit the run must be of (a SHA, or its first 7 or more hexadecimal digits): a run of another commit fails the step on the first read, so a gate cannot pass on a run of other code. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). `''` accepts a run of any commit.",
+      runnerDefault: EVENT_COMMIT_EXPRESSION,
+      // Outside the runner (the input not passed at all) the same default, computed.
+      fallback: eventCommit,
+      blankMeansNone: true,
+      parse: parse.commitSha,
+    },
     jobs,
+    'on-action-required': onActionRequired,
     'poll-interval-seconds': pollInterval(10),
     'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
     comment,
     'github-token': githubToken,
   },
   outputs: RUN_OUTPUTS,
+  failureOutputs: { outcome: 'failure' },
   // A run's comment (the same layout as run-workflow's), one per run id.
   comment: (values) => ({ kind: 'run-workflow', subject: `run ${values['run-id']}` }),
 
-  async run(values, context) {
-    const { io, signal } = context;
-    const api = apiSettings(values);
-    const runId = values['run-id'];
-    io.setOutput('run-id', runId);
-    const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
-    io.info(`Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}.`);
-    await followRun(
-      { runId, title: `run ${runId}`, jobs: values.jobs, api },
-      { io, client: context.client(api), signal },
-      { startedAt: Date.now(), firstReadAfterInterval: false },
-    );
-  },
+  run: (values, context) =>
+    withOutcome(context.io, context.signal, async () => {
+      const { io, signal } = context;
+      const api = apiSettings(values);
+      const runId = values['run-id'];
+      io.setOutput('run-id', runId);
+      const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
+      const commit = values['expected-commit'];
+      io.info(
+        `Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}${commit ? `; it must be a run of commit ${commit}` : ''}.`,
+      );
+      return followRun(
+        {
+          runId,
+          title: `run ${runId}`,
+          jobs: values.jobs,
+          onActionRequired: values['on-action-required'],
+          expectedCommit: commit,
+          dispatched: false,
+          api,
+        },
+        { io, client: context.client(api), signal },
+        { startedAt: Date.now(), firstReadAfterInterval: false },
+      );
+    }),
 });

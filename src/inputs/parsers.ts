@@ -241,6 +241,15 @@ export const gitRef: Parser<string> = (value, name) => {
   return value;
 };
 
+/** `expected-commit`: a commit SHA, whole or its first 7 or more hexadecimal digits; lower-cased. */
+export const commitSha: Parser<string> = (value, name) => {
+  if (!/^[0-9a-f]{7,64}$/i.test(value))
+    throw new InputProblem(
+      `\`${name}\` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got ${shown(value)}.`,
+    );
+  return value.toLowerCase();
+};
+
 /** `sdk-version`: a major version, such as `52`. */
 export const majorVersion: Parser<string> = (value, name) => {
   if (!/^[1-9]\d{0,3}$/.test(value))
@@ -276,22 +285,28 @@ export const launchArgs: Parser<string[]> = (value, name) => {
   );
 };
 
-/** `jobs`: job keys separated by commas or line breaks. */
+/**
+ * `jobs`: job keys, or `type:<job type>` selectors (`type:build`), separated by commas or line
+ * breaks; `type: build` is read as `type:build`.
+ */
 export const jobKeys: Parser<string[]> = (value, name) => {
-  const keys = [
+  const selectors = [
     ...new Set(
       value
         .split(/[,\n\r]+/)
-        .map((key) => key.trim())
-        .filter((key) => key !== ''),
+        .map((selector) => selector.trim().replace(/^type:\s+/, 'type:'))
+        .filter((selector) => selector !== ''),
     ),
   ];
-  const bad = keys.find((key) => CONTROL.test(key) || key.length > 255 || /\s/.test(key));
-  if (bad !== undefined || keys.length === 0)
+  const bad = selectors.find(
+    (selector) =>
+      CONTROL.test(selector) || selector.length > 255 || /\s/.test(selector) || selector === 'type:',
+  );
+  if (bad !== undefined || selectors.length === 0)
     throw new InputProblem(
-      `\`${name}\` must list job keys (as in the workflow file) separated by commas or line breaks; got ${shown(bad ?? value)}.`,
+      `\`${name}\` must list job keys (as in the workflow file) or job types (\`type:build\`) separated by commas or line breaks; got ${shown(bad ?? value)}.`,
     );
-  return keys;
+  return selectors;
 };
 
 export type DispatchInputs = Record<string, string | number | boolean>;

@@ -32,6 +32,12 @@ export interface InputSpec<T = unknown> {
   untrimmed?: boolean;
   /** Said when a required input is missing: what to give. */
   hint?: string;
+  /**
+   * An input given as '' is left unset instead of taking its fallback: `expected-commit: ''` turns a
+   * check off. On the runner every input with a default arrives (evaluated), so only the user makes
+   * it empty; an input not passed at all (a run outside the runner) still takes its fallback.
+   */
+  blankMeansNone?: boolean;
   parse: Parser<T>;
 }
 
@@ -44,6 +50,8 @@ export interface InputSource {
   env: Record<string, string | undefined>;
   /** Reads the GitHub event payload file (only needed for the git-ref default). */
   readFile(path: string): string;
+  /** Whether the input was passed at all, even empty (`INPUT_<NAME>` is set); unknown means no. */
+  given?(name: string): boolean;
 }
 
 export class InputError extends UserFacingError {
@@ -107,8 +115,13 @@ export function readTable<T extends InputTable>(
 
 /** The trimmed value of an input after its environment fallback and default; undefined when none. */
 function rawValue(name: string, spec: InputSpec, source: InputSource): string | undefined {
+  const given = source.input(name);
+  // Stand-ins for the runner (local-action) fill in action.yml's defaults without evaluating them:
+  // an expression that arrives as text was not given.
+  const unevaluated = spec.runnerDefault !== undefined && given.trim() === spec.runnerDefault;
+  if (spec.blankMeansNone && !unevaluated && given.trim() === '' && source.given?.(name)) return undefined;
   const candidates = [
-    () => source.input(name),
+    () => (unevaluated ? undefined : given),
     () => (spec.fallbackEnv ? source.env[spec.fallbackEnv] : undefined),
     () => spec.default,
     () => spec.fallback?.(source),
@@ -202,9 +215,16 @@ export const exportEnv = {
 
 export const jobs = {
   description:
-    'Job keys (comma- or newline-separated): end as soon as these jobs are terminal, and succeed only if all of them succeeded. Default: the whole run.',
+    'Jobs to gate on, comma- or newline-separated: job keys as in the workflow file, or `type:<job type>` for every job of that type (`type:build`: all the builds). The step ends as soon as these jobs are terminal and succeeds only if all of them succeeded; a key or type the run does not have fails it. Default: the whole run.',
   parse: parse.jobKeys,
 } satisfies InputSpec<string[]>;
+
+export const onActionRequired = {
+  description:
+    "What to do when the run waits for a manual action such as an approval (status `action-required`): `wait` for it (until `timeout-minutes`), or `fail` the step at once (outcome `action-required`), linking the run's page where it is approved.",
+  default: 'wait',
+  parse: parse.oneOf(['wait', 'fail'] as const),
+} satisfies InputSpec<'wait' | 'fail'>;
 
 /** The connection settings every command that calls the service needs. */
 export interface ApiSettings {

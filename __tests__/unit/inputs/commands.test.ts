@@ -327,6 +327,7 @@ describe('run-workflow', () => {
       'git-ref': 'main',
       inputs: { profile: 'preview', retries: 3, dry: true },
       wait: true,
+      'on-action-required': 'wait',
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,
@@ -368,9 +369,15 @@ describe('run-workflow', () => {
     expect(invocationOf('run-workflow', run({ 'github-token': 'not a token' })).comment).toBeUndefined();
   });
 
-  it('refuses jobs with wait: false', () => {
+  it('refuses jobs and on-action-required: fail with wait: false', () => {
     expect(problemsOf('run-workflow', run({ wait: 'false', jobs: 'build' }))).toEqual([
       '`jobs` has no effect with `wait: false`; remove one of them.',
+    ]);
+    expect(problemsOf('run-workflow', run({ wait: 'false', 'on-action-required': 'fail' }))).toEqual([
+      '`on-action-required: fail` has no effect with `wait: false`; remove one of them.',
+    ]);
+    expect(problemsOf('run-workflow', run({ 'on-action-required': 'Fail' }))).toEqual([
+      '`on-action-required` is `Fail`; allowed: wait, fail. Did you mean `fail`?',
     ]);
   });
 
@@ -423,6 +430,7 @@ describe('wait-for-run', () => {
       'base-url': 'http://127.0.0.1:1',
       'run-id': SESSION_ID,
       jobs: ['a', 'b'],
+      'on-action-required': 'wait',
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,
@@ -434,6 +442,33 @@ describe('wait-for-run', () => {
       timeoutMs: 3_600_000,
     });
     expect(invocation.comment).toBeUndefined();
+  });
+
+  it("expected-commit: the pull request's head or GITHUB_SHA when not passed; '' turns it off", () => {
+    const files = { '/event.json': JSON.stringify({ pull_request: { head: { sha: 'abc1234' } } }) };
+    const expected = (inputs: Record<string, string>, env: Record<string, string> = {}) =>
+      invocationOf('wait-for-run', { ...API, 'run-id': SESSION_ID, ...inputs }, env, files).values[
+        'expected-commit'
+      ];
+    const pullRequest = {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: '/event.json',
+      GITHUB_SHA: 'def5678',
+    };
+    // Not passed at all (a run outside the runner): the same default as action.yml's expression.
+    expect(expected({}, pullRequest)).toBe('abc1234');
+    expect(expected({}, { ...pullRequest, GITHUB_EVENT_NAME: 'push' })).toBe('def5678');
+    expect(expected({})).toBeUndefined();
+    // Passed empty: only a user does that (the runner passes the evaluated default): off.
+    expect(expected({ 'expected-commit': '' }, pullRequest)).toBeUndefined();
+    expect(expected({ 'expected-commit': ' ABCDEF0 ' }, pullRequest)).toBe('abcdef0');
+    // A stand-in for the runner that passes the expression unevaluated (local-action): the default.
+    const expression = COMMANDS['wait-for-run'].inputs['expected-commit'].runnerDefault ?? '';
+    expect(expression).toMatch(/^\$\{\{ .*github\.event\.pull_request\.head\.sha \|\| github\.sha \}\}$/);
+    expect(expected({ 'expected-commit': expression }, pullRequest)).toBe('abc1234');
+    expect(problemsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'expected-commit': 'abc12' })).toEqual([
+      "`expected-commit` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got `abc12`.",
+    ]);
   });
 
   it('requires a run id (UUID), with what to give', () => {

@@ -244,10 +244,24 @@ describe('workflow, git-ref, launch-args, jobs', () => {
       );
   });
 
-  it('jobKeys: comma- or newline-separated, each once', () => {
+  it('jobKeys: comma- or newline-separated, each once; `type:<job type>` selects by type', () => {
     expect(parse.jobKeys('build, test\nlint,build', 'jobs')).toEqual(['build', 'test', 'lint']);
-    for (const bad of [' , ', 'a b', 'a\u0007'])
-      expect(refusal(parse.jobKeys, bad, 'jobs')).toMatch(/^`jobs` must list job keys/);
+    expect(parse.jobKeys('type:build, type: submission\ntest', 'jobs')).toEqual([
+      'type:build',
+      'type:submission',
+      'test',
+    ]);
+    for (const bad of [' , ', 'a b', 'a\u0007', 'type:', 'type: '])
+      expect(refusal(parse.jobKeys, bad, 'jobs')).toMatch(/^`jobs` must list job keys .* or job types/);
+  });
+
+  it('commitSha: a SHA or its first 7 or more hexadecimal digits, lower-cased', () => {
+    expect(parse.commitSha('ABCDEF0', 'expected-commit')).toBe('abcdef0');
+    expect(parse.commitSha('a'.repeat(40), 'expected-commit')).toBe('a'.repeat(40));
+    for (const bad of ['abc123', 'main', 'g'.repeat(40), 'a'.repeat(65), 'HEAD~1'])
+      expect(refusal(parse.commitSha, bad, 'expected-commit')).toMatch(
+        /^`expected-commit` must be a commit SHA/,
+      );
   });
 });
 

@@ -1,0 +1,187 @@
+/**
+ * wait-for-run's `expected-commit`, end to end through the bundle: a run of another commit fails the
+ * step on the read that shows it (so a pull request gate cannot pass on a run of other code), a
+ * run of the expected commit passes, `''` turns the check off, and the default is the pull
+ * request's head commit, else GITHUB_SHA.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readActionYaml, runStep, type StepOptions } from '../helpers/run-action.js';
+import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import type { WorkflowRun } from '../../simulator/index.js';
+
+const PIPELINE = `name: Store
+on: workflow_dispatch
+jobs:
+  build:
+    type: build
+`;
+
+let world: World;
+/** The commit of branch `next`, one after `main` (world.repo.headSha). */
+let otherSha: string;
+let eventDir: string;
+beforeAll(async () => {
+  world = await createWorld({ 'store.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  otherSha = world.repo.commit({ 'store.yml': `${PIPELINE}# next\n` }, 'Next', 'next');
+  eventDir = mkdtempSync(join(tmpdir(), 'svc-e2e-event-'));
+});
+afterAll(async () => {
+  rmSync(eventDir, { recursive: true, force: true });
+  await world.sim.close();
+});
+beforeEach(() => world.sim.reset());
+
+function runOn(gitRef: string): Promise<WorkflowRun> {
+  return world.sim.createRun({ appId: world.project.id, gitRef, fileName: 'store.yml' });
+}
+
+function follow(runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) {
+  return runStep('wait-for-run', {
+    ...options,
+    inputs: {
+      token: world.token,
+      'base-url': world.sim.url,
+      'run-id': runId,
+      'poll-interval-seconds': '0.05',
+      ...inputs,
+    },
+  });
+}
+
+/** The environment of a pull_request event whose head is `headSha` (GITHUB_SHA: its merge commit). */
+function pullRequestEnv(headSha: string): Record<string, string> {
+  const path = join(eventDir, `event-${headSha}.json`);
+  writeFileSync(path, JSON.stringify({ pull_request: { head: { sha: headSha } } }));
+  return { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: path, GITHUB_SHA: 'f'.repeat(40) };
+}
+
+describe('wait-for-run expected-commit', () => {
+  it('fails on the first read when the run is of another commit, naming both, before it ends', async () => {
+    world.sim.setJobBehaviour('build', { durationMs: 60_000 });
+    const other = await runOn('next');
+    // A short limit: without the check the step would wait for the run (60 s) and time out.
+    const result = await follow(other.id, {
+      'expected-commit': world.repo.headSha,
+      'timeout-minutes': '0.05',
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({
+      outcome: 'failure',
+      'git-commit-hash': otherSha,
+      status: expect.stringMatching(/^(new|in-progress)$/),
+    });
+    expect(result.stdout).toContain(
+      `::error::Workflow run ${other.id} is a run of commit ${otherSha}, not of the expected commit ${world.repo.headSha} (\`expected-commit\`): a run of another commit cannot gate this one.`,
+    );
+    expect(result.stdout).toContain("set `expected-commit: ''` to accept a run of any commit");
+    expect(result.summary).toContain('❌ a run of another commit');
+    // One read was enough: the step did not wait for a run it can never accept.
+    expect(apiRequests(world.sim)).toEqual([`GET /v2/workflows/runs/${other.id}`]);
+    expect(world.sim.getRun(other.id)?.status).toBe('in-progress');
+    world.sim.cancelRun(other.id);
+  });
+
+  it('accepts a run of the expected commit, given whole in any case or as a 7-digit prefix', async () => {
+    const own = await runOn('main');
+    const [whole, prefix] = await Promise.all([
+      follow(own.id, { 'expected-commit': world.repo.headSha.toUpperCase() }),
+      follow(own.id, { 'expected-commit': world.repo.headSha.slice(0, 7) }),
+    ]);
+    for (const result of [whole, prefix]) {
+      expect(result.exitCode).toBe(0);
+      expect(result.outputs).toMatchObject({ outcome: 'success', 'git-commit-hash': world.repo.headSha });
+      expect(result.stdout).toContain(`it must be a run of commit ${world.repo.headSha.slice(0, 7)}`);
+    }
+  });
+
+  it('checks every read: a run that reports another commit later fails at that read', async () => {
+    world.sim.setJobBehaviour('build', { durationMs: 60_000 });
+    const own = await runOn('main');
+    const pending = follow(own.id, { 'expected-commit': world.repo.headSha, 'timeout-minutes': '0.05' });
+    await until(() => world.sim.requests.some((request) => request.path.endsWith(own.id)));
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${own.id}`,
+      kind: 'mutate',
+      times: 1000,
+      mutate: (json) => {
+        const body = json as { data: { gitCommitHash: string } };
+        body.data.gitCommitHash = otherSha;
+        return body;
+      },
+    });
+    const result = await pending;
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('failure');
+    expect(result.stdout).toContain(`is a run of commit ${otherSha}, not of the expected commit`);
+    world.sim.cancelRun(own.id);
+  });
+
+  it('refuses a run that does not say its commit once it ends: it cannot be checked', async () => {
+    const own = await runOn('main');
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${own.id}`,
+      kind: 'mutate',
+      times: 1000,
+      mutate: (json) => {
+        delete (json as { data: { gitCommitHash?: string } }).data.gitCommitHash;
+        return json;
+      },
+    });
+    const result = await follow(own.id, { 'expected-commit': world.repo.headSha });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ outcome: 'failure', status: 'success' });
+    expect(result.stdout).toContain(
+      `::error::Workflow run ${own.id} does not say which commit it is a run of`,
+    );
+  });
+
+  it("'' turns the check off, even where a default would apply", async () => {
+    const other = await runOn('next');
+    const result = await follow(
+      other.id,
+      { 'expected-commit': '' },
+      { env: { GITHUB_SHA: world.repo.headSha } },
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: 'success', 'git-commit-hash': otherSha });
+    expect(result.stdout).not.toContain('it must be a run of commit');
+  });
+
+  it("defaults to the pull request's head commit, else GITHUB_SHA", async () => {
+    // On the runner the default is action.yml's expression; a run without it computes the same.
+    expect(readActionYaml('wait-for-run').inputs?.['expected-commit'].default).toBe(
+      "${{ (github.event_name == 'pull_request' || github.event_name == 'pull_request_target') && github.event.pull_request.head.sha || github.sha }}",
+    );
+    const other = await runOn('next');
+    const [onPush, onOtherPush, onPullRequest] = await Promise.all([
+      follow(other.id, {}, { env: { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: world.repo.headSha } }),
+      follow(other.id, {}, { env: { GITHUB_EVENT_NAME: 'push', GITHUB_SHA: otherSha } }),
+      follow(other.id, {}, { env: pullRequestEnv(otherSha) }),
+    ]);
+    expect(onPush.exitCode).toBe(1);
+    expect(onPush.stdout).toContain(`not of the expected commit ${world.repo.headSha}`);
+    expect(onOtherPush.exitCode).toBe(0);
+    // The pull request's head, not GITHUB_SHA (its merge commit).
+    expect(onPullRequest.exitCode).toBe(0);
+    expect(onPullRequest.stdout).toContain(`it must be a run of commit ${otherSha}`);
+    // A run of the merge commit's pull request that is not of its head is refused.
+    const own = await runOn('main');
+    const refused = await follow(own.id, {}, { env: pullRequestEnv(otherSha) });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.outputs.outcome).toBe('failure');
+  });
+
+  it('a value that is not a commit SHA is an input error before any request', async () => {
+    const result = await follow('4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', { 'expected-commit': 'main' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain(
+      "::error::Invalid input: `expected-commit` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got `main`.",
+    );
+    expect(result.outputs).toEqual({ outcome: 'failure' });
+    expect(world.sim.requests).toEqual([]);
+  });
+});

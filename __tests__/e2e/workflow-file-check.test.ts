@@ -1,0 +1,187 @@
+/**
+ * run-workflow's check before the dispatch, end to end through the bundle: when the workspace
+ * (GITHUB_WORKSPACE) holds the commit being dispatched, `inputs` and `jobs` are checked against its
+ * `.eas/workflows/<workflow>` and refused before any request, naming what the file declares. A file
+ * the check cannot use (another commit, no repository, unparsable) is left to the service, with a
+ * debug line that says why.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStep, type StepOptions } from '../helpers/run-action.js';
+import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../helpers/git-workspace.js';
+
+const GATE = `name: Gate
+on:
+  workflow_dispatch:
+    inputs:
+      profile:
+        type: choice
+        options: [preview, production]
+        default: preview
+      retries:
+        type: number
+        default: 1
+      dry:
+        type: boolean
+      track:
+        type: string
+        required: true
+jobs:
+  build_ios:
+    type: build
+    params:
+      platform: ios
+  build_android:
+    type: build
+  submit:
+    type: submit
+    needs: [build_ios]
+`;
+
+/** The same workflow on branch \`next\`, without its submit job. */
+const GATE_NEXT = GATE.replace(/ {2}submit:[\s\S]*$/, '');
+
+const PLAIN = `name: Plain
+on: workflow_dispatch
+jobs:
+  test:
+    steps:
+      - run: npm test
+`;
+
+let world: World;
+/** The job's checkout, which the project's repository on the simulator is too (the check needs git). */
+let workspace: GitWorkspace;
+let api: Record<string, string>;
+let nextSha: string;
+let notARepository: string;
+beforeAll(async () => {
+  workspace = createGitWorkspace({ 'gate.yml': GATE, 'plain.yml': PLAIN, 'broken.yml': 'jobs: [unclosed\n' });
+  nextSha = workspace.commitOnBranch('next', { 'gate.yml': GATE_NEXT }, 'Drop submit');
+  world = await createWorld({}, { defaultJobDurationMs: 40 });
+  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
+  api = { ...world.api, 'app-id': project.id };
+  notARepository = mkdtempSync(join(tmpdir(), 'svc-e2e-workspace-'));
+});
+afterAll(async () => {
+  rmSync(notARepository, { recursive: true, force: true });
+  workspace.remove();
+  await world.sim.close();
+});
+beforeEach(() => world.sim.reset());
+
+/** run-workflow in a job whose workspace is a checkout of the project's repository at main. */
+function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
+  return runStep('run-workflow', {
+    ...options,
+    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
+    inputs: {
+      ...api,
+      workflow: 'gate.yml',
+      'git-ref': workspace.headSha,
+      inputs: 'track: beta',
+      'poll-interval-seconds': '0.05',
+      ...inputs,
+    },
+  });
+}
+
+describe('run-workflow checks inputs and jobs against the workspace before dispatching', () => {
+  it('refuses, before any request, every problem at once, naming what the file declares', async () => {
+    const result = await dispatch({
+      inputs: 'profile: staging\nretries: many\ndry: maybe\nprofle: preview',
+      jobs: 'build_ios, build_web',
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toEqual({ outcome: 'failure' });
+    expect(apiRequests(world.sim)).toEqual([]);
+    const error = result.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+    expect(error).toContain(
+      `::error::Not dispatched: the workflow file .eas/workflows/gate.yml at ${workspace.headSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch.`,
+    );
+    for (const problem of [
+      '`inputs.profle` is not an input of the workflow (its inputs are: profile, retries, dry, track).',
+      '`inputs.profile` must be one of: preview, production.',
+      '`inputs.retries` must be a number for the workflow.',
+      '`inputs.dry` must be a boolean (true or false) for the workflow.',
+      '`inputs.track` is required by the workflow and has no default.',
+      '`jobs` lists `build_web`, which the workflow does not have; its jobs are: build_ios, build_android, submit.',
+    ])
+      expect(error).toContain(problem);
+  });
+
+  it('dispatches what the file accepts, by SHA or by the branch checked out, saying it checked', async () => {
+    const [bySha, byBranch] = await Promise.all([
+      dispatch({ inputs: 'track: beta\nretries: "3"\ndry: true', jobs: 'type:build, type:submission' }),
+      dispatch({ 'git-ref': 'main', jobs: 'submit' }),
+    ]);
+    for (const result of [bySha, byBranch]) {
+      expect(result.exitCode).toBe(0);
+      expect(result.outputs.outcome).toBe('success');
+      expect(result.stdout).toContain(
+        `Checked inputs and jobs against .eas/workflows/gate.yml at ${workspace.headSha.slice(0, 12)} in the workspace.`,
+      );
+    }
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('checks a full SHA the workspace has even when it is not checked out, and job types', async () => {
+    const [atNext, noBuilds] = await Promise.all([
+      dispatch({ 'git-ref': nextSha, jobs: 'submit' }),
+      dispatch({ workflow: 'plain.yml', inputs: '', jobs: 'type:build' }),
+    ]);
+    expect(atNext.exitCode).toBe(1);
+    expect(atNext.stdout).toContain(
+      `::error::Not dispatched: the workflow file .eas/workflows/gate.yml at ${nextSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch. \`jobs\` lists \`submit\`, which the workflow does not have; its jobs are: build_ios, build_android.`,
+    );
+    expect(noBuilds.exitCode).toBe(1);
+    expect(noBuilds.stdout).toContain(
+      '`jobs` lists `type:build`, but no job of the workflow is of that type (`type: build` in the file); its jobs are: test.',
+    );
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('leaves to the service a branch not checked out, no git, a file absent or unparsable', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const [otherBranch, noGit, broken, absent] = await Promise.all([
+      dispatch({ 'git-ref': 'next', jobs: 'submit' }),
+      dispatch({ inputs: 'profle: preview' }, { env: { GITHUB_WORKSPACE: notARepository } }),
+      dispatch({ workflow: 'broken.yml', inputs: '' }),
+      dispatch({ workflow: 'absent.yml' }),
+    ]);
+    // Each was dispatched: the service decided.
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(4);
+
+    expect(otherBranch.stdout).toMatch(
+      /::debug::Not checked against the workspace's workflow file before the dispatch: refs\/heads\/next is not the workspace's checked-out commit/,
+    );
+    // The run lacks `submit` at that commit: found after the dispatch, the message says the run goes on.
+    expect(otherBranch.exitCode).toBe(1);
+    const [run] = world.sim.runs();
+    expect(otherBranch.stdout).toContain(
+      `::error::\`jobs\` lists \`submit\`, which the run does not have; its jobs are: build_ios, build_android. The run this step dispatched was started and goes on: ${run.url}`,
+    );
+    world.sim.cancelRun(run.id);
+
+    expect(noGit.stdout).toContain(
+      `::debug::Not checked against the workspace's workflow file before the dispatch: the workspace ${notARepository} is not a git repository`,
+    );
+    expect(noGit.exitCode).toBe(1);
+    expect(noGit.stdout).toMatch(
+      /::error::Dispatching workflow gate\.yml failed: The service rejected the request \(400/,
+    );
+
+    expect(broken.stdout).toMatch(
+      /::debug::Not checked .*\.eas\/workflows\/broken\.yml at [0-9a-f]{12} cannot be parsed/,
+    );
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stdout).toMatch(/::error::Dispatching workflow broken\.yml failed: The service rejected/);
+
+    expect(absent.stdout).toContain(
+      `::debug::Not checked against the workspace's workflow file before the dispatch: .eas/workflows/absent.yml is not in the workspace at ${workspace.headSha}`,
+    );
+    expect(absent.stdout).toMatch(/::error::Dispatching workflow absent\.yml failed: Not found \(404\)/);
+  });
+});

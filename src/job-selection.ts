@@ -1,0 +1,34 @@
+/**
+ * What the `jobs` input selects: a job key as the workflow file writes it (`build_ios`), or
+ * `type:<job type>` for every job whose `type` is that (`type:build`: all the builds, whatever their
+ * keys). One reading for the follower (follow-run.ts), the summary and the check of the workflow file
+ * before a dispatch (workflow-file.ts).
+ */
+
+export const TYPE_SELECTOR = 'type:';
+
+/** The job type a selector names (`type:build` → `build`), undefined for a job key. */
+export function selectedType(selector: string): string | undefined {
+  return selector.startsWith(TYPE_SELECTOR) ? selector.slice(TYPE_SELECTOR.length) : undefined;
+}
+
+interface SelectableJob {
+  key: string;
+  type?: string | null;
+}
+
+export function selects(selector: string, job: SelectableJob): boolean {
+  const type = selectedType(selector);
+  return type === undefined ? job.key === selector : job.type === type;
+}
+
+/** The jobs the selectors pick (in the run's order, each once) and the selectors that pick none. */
+export function selectJobs<J extends SelectableJob>(
+  jobs: readonly J[],
+  selectors: readonly string[],
+): { selected: J[]; unmatched: string[] } {
+  return {
+    selected: jobs.filter((job) => selectors.some((selector) => selects(selector, job))),
+    unmatched: selectors.filter((selector) => !jobs.some((job) => selects(selector, job))),
+  };
+}
