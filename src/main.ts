@@ -18,7 +18,7 @@ import {
 } from './inputs/index.js';
 import { createClient } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
-import { commentOnPullRequest } from './pr-comment.js';
+import { commentOnPullRequest, recordingOutputs } from './pr-comment.js';
 import { runWorkflow } from './commands/run-workflow.js';
 import { waitForRun } from './commands/wait-for-run.js';
 import { startDeviceSession } from './commands/start-device-session.js';
@@ -51,12 +51,10 @@ export async function run(command?: Command, io: ActionIO = createCoreIO()): Pro
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // With `comment: true` the job summary the command writes is kept for the pull-request comment.
+  // With `comment: true` the outputs the command sets are kept for the pull-request comment.
   const comment = 'comment' in settings ? settings.comment : undefined;
-  const summaries: string[] = [];
-  const commandIO: ActionIO = comment
-    ? { ...io, appendSummary: (markdown) => (summaries.push(markdown), io.appendSummary(markdown)) }
-    : io;
+  const outputs: Record<string, string> = {};
+  const commandIO: ActionIO = comment ? recordingOutputs(io, outputs) : io;
   let failure: string | undefined;
   try {
     await runCommand(settings, commandIO, cancellation.signal);
@@ -64,13 +62,13 @@ export async function run(command?: Command, io: ActionIO = createCoreIO()): Pro
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
-    // Redacted before the comment escapes it as Markdown (escaping would change a secret's characters).
+    // The comment says only that the step failed: the message may quote the service (see pr-comment.ts).
     failure = io.redact(reportFailure(io, error));
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  if (comment) await postComment(settings, comment, summaries, failure, io, cancellation.signal);
+  if (comment) await postComment(settings, comment, outputs, failure, io, cancellation.signal);
 }
 
 async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal): Promise<void> {
@@ -98,7 +96,7 @@ async function runCommand(settings: Settings, io: ActionIO, signal: AbortSignal)
 async function postComment(
   settings: Settings,
   comment: CommentSettings,
-  summaries: string[],
+  outputs: Record<string, string>,
   failure: string | undefined,
   io: ActionIO,
   signal: AbortSignal,
@@ -113,5 +111,5 @@ async function postComment(
   else return;
   // The comment reports what the command did: its kind is the command that started the thing followed.
   const kind = settings.command === 'start-device-session' ? 'start-device-session' : 'run-workflow';
-  await commentOnPullRequest(comment, { command: kind, subject, summaries, failure }, io);
+  await commentOnPullRequest(comment, { command: kind, subject, outputs, failed: failure !== undefined }, io);
 }

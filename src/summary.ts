@@ -4,9 +4,11 @@
  * then why it failed, then the jobs. Every value from the service passes through markdown.ts (text,
  * code or a link to an http(s) URL the service gave for it), so a commit message or job name shows
  * as text: no links, images, mentions, emphasis or HTML, and the tables keep their columns.
+ * Free-form text (job errors, commit messages, the failure message, session names) is written
+ * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
 import { firstJobError, type DeviceSession, type WorkflowRun } from './service/contract.js';
-import { markdownCode, markdownLink, markdownText } from './markdown.js';
+import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { redactDeep } from './io.js';
 
@@ -25,7 +27,8 @@ const STATUS_ICON: Record<string, string> = {
   errored: '❌',
 };
 
-function status(value: string): string {
+/** A status with its icon, for a table cell or a list. */
+export function status(value: string): string {
   return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
 }
 
@@ -66,7 +69,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
   lines.push('| Run | Status | Ref | Commit | Waited |', '| --- | --- | --- | --- | --- |');
   const commit = run?.gitCommitHash
-    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownText((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
+    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
   lines.push(
     `| ${markdownLink(report.runId.slice(0, 8), report.runUrl)} | ${run ? status(run.status) : status('new')} | ${markdownCode(run?.requestedGitRef ?? '', 120)} | ${commit} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} |`,
@@ -93,21 +96,24 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
  * with a thousand jobs, copying everything to redact it costs more than rendering).
  */
 function shownFields(run: WorkflowRun): WorkflowRun {
-  const { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef } = run;
-  const jobs = run.jobs.map(
-    ({ id, key, name, type, status, errors, buildId, submissionId, createdAt, updatedAt }) => ({
+  const { id, status, url, gitCommitHash, requestedGitRef } = run;
+  const jobs = run.jobs.map((job) => {
+    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt } = job;
+    const error = firstJobError(job);
+    return {
       id,
       key,
       name,
       type,
       status,
-      errors: errors?.slice(0, 3),
+      errors: error === undefined ? undefined : [error],
       buildId,
       submissionId,
       createdAt,
       updatedAt,
-    }),
-  );
+    };
+  });
+  const gitCommitMessage = run.gitCommitMessage?.split(/\r?\n/)[0];
   return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
 }
 
@@ -130,7 +136,7 @@ function why(report: RunReport): string[] {
   }
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
-    lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+    lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
   if (report.runUrl) lines.push(`${markdownLink('Open the run on the service', report.runUrl)}`, '');
   return lines;
 }
@@ -159,7 +165,7 @@ function jobDuration(job: Job): string {
 
 function jobError(job: Job): string {
   const text = firstJobError(job);
-  return text ? `: ${markdownText(text, 300)}` : '';
+  return text ? `: ${markdownVerbatim(text, 300)}` : '';
 }
 
 /** How waiting for a session ended, as the summary tells it. */
@@ -186,14 +192,13 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
 };
 
 export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
-  const report = redactDeep(input, redact);
+  const report = redactDeep({ ...input, session: shownSessionFields(input.session) }, redact);
   const { session } = report;
-  const config = session.remoteConfig ?? undefined;
   const what = [session.platform, session.type]
     .filter(Boolean)
     .map((part) => markdownText(String(part), 30))
     .join(' ');
-  const name = session.name ? ` ${markdownText(session.name, 120)}` : '';
+  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
   const lines = [
     `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
     '',
@@ -205,7 +210,7 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${duration} |`,
     '',
   );
-  if (report.reason) lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+  if (report.reason) lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
   if (report.stopped !== undefined)
     lines.push(
       report.stopped
@@ -213,9 +218,29 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
         : '**The session could not be confirmed stopped**: stop it from its page, or it runs until its maximum duration.',
       '',
     );
-  const preview = config?.webPreviewUrl ?? config?.previewUrl;
-  if (typeof preview === 'string' && preview)
-    lines.push(`Browser preview: ${markdownLink('open', preview)}`, '');
+  if (session.preview) lines.push(`Browser preview: ${markdownLink('open', session.preview)}`, '');
   if (report.note) lines.push(report.note, '');
   return lines.join('\n');
+}
+
+/**
+ * The fields the session summary shows, and its preview URL: not the rest of `remoteConfig`, which
+ * may be large (capabilities) and holds the connection's secrets.
+ */
+function shownSessionFields(
+  session: SessionReport['session'],
+): SessionReport['session'] & { preview?: string } {
+  const { id, status, url, name, platform, type, maxDurationMinutes } = session;
+  const config = session.remoteConfig ?? undefined;
+  const preview = config?.webPreviewUrl ?? config?.previewUrl;
+  return {
+    id,
+    status,
+    url,
+    name,
+    platform,
+    type,
+    maxDurationMinutes,
+    preview: typeof preview === 'string' && preview ? preview : undefined,
+  };
 }

@@ -9,11 +9,15 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
+import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 const GATE = `name: Gate
-on: workflow_dispatch
+on:
+  workflow_dispatch:
+    inputs:
+      registry-token:
+        type: string
 jobs:
   build_ios:
     name: Build iOS
@@ -104,6 +108,21 @@ class FakeGitHub {
   }
 }
 
+/**
+ * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not
+ * followed by the rest (a cut), or Markdown-escaped (`_` written `\\_`). An empty list: only whole copies.
+ */
+function changedForms(text: string, secret: string): string[] {
+  const found: string[] = [];
+  const head = secret.slice(0, 8);
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1))
+    if (!text.startsWith(secret, at)) found.push(`cut: ${text.slice(at, at + secret.length)}`);
+  const escaped = secret.replace(/[\\`*_{}[\]()#.!|~:$]/g, (sign) => `\\${sign}`);
+  for (let at = text.indexOf(escaped.slice(0, 8)); at >= 0; at = text.indexOf(escaped.slice(0, 8), at + 1))
+    found.push(`escaped: ${text.slice(at, at + escaped.length)}`);
+  return found;
+}
+
 // On the runtime action.yml declares; the Node 20 smoke subset is in node20-smoke.test.ts.
 describe('pull-request comment', () => {
   const runtime = 'node24';
@@ -138,7 +157,11 @@ describe('pull-request comment', () => {
     GITHUB_EVENT_NAME: event,
     GITHUB_EVENT_PATH: join(dir, 'event.json'),
   });
-  const runWorkflow = (inputs: Record<string, string> = {}, event = 'pull_request') =>
+  const runWorkflow = (
+    inputs: Record<string, string> = {},
+    event = 'pull_request',
+    env: Record<string, string> = {},
+  ) =>
     runAction({
       runtime,
       inputs: {
@@ -151,7 +174,7 @@ describe('pull-request comment', () => {
         'github-token': GITHUB_TOKEN,
         ...inputs,
       },
-      env: githubEnv(event),
+      env: { ...githubEnv(event), ...env },
     });
 
   function expectNoSecret(run: ActionRun, ...secrets: string[]): void {
@@ -199,11 +222,50 @@ describe('pull-request comment', () => {
     ]);
     const updated = github.comments[1].body;
     expect(updated).toContain('❌ the step failed');
-    // The failure message is text from elsewhere: escaped, so it renders as written.
-    expect(updated).toContain('Failed jobs\\: test \\(Tests\\)');
+    // Which job failed, not the service's words for why (those are in the linked job summary).
+    expect(updated).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
+    expect(updated).not.toContain('Detox');
     expect(updated).toContain(world.sim.runs()[1].id);
     expect(second.stdout).toContain('Updated the pull request comment');
     expectNoSecret(second);
+  });
+
+  it('a secret the runner knows, echoed in a job error: whole in the summary, never changed in the log, absent from the comment', async () => {
+    // A repository secret passed as a workflow input: the runner masks it wherever it appears whole
+    // and unchanged (the log, the uploaded job summary); the action does not know it.
+    const secret =
+      'github_pat_11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345';
+    // The secret straddles the 200 characters the log keeps of a job error, within the 300 of the summary.
+    const lead = 'Deploy step failed after 3 attempts: the registry answered 401 Unauthorized for';
+    const errorMessage = `${lead} ${'the credential '.repeat(5)}${secret} (check the secret)`;
+    expect(errorMessage.indexOf(secret)).toBeGreaterThan(150);
+    expect(errorMessage.indexOf(secret)).toBeLessThan(190);
+    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage });
+    // A second attempt of the GitHub run: the comment links that attempt's job summary.
+    const run = await runWorkflow({ inputs: `registry-token: ${secret}` }, 'pull_request', {
+      GITHUB_RUN_ATTEMPT: '2',
+    });
+    expect(run.exitCode).toBe(1);
+    const dispatch = world.sim.requests.find((request) => request.path === '/v2/workflows/dispatch');
+    expect((dispatch?.body as { inputs?: unknown }).inputs).toEqual({ 'registry-token': secret });
+
+    // The summary holds the job's error with the secret byte for byte, so the runner masks it there.
+    expect(run.summary).toContain(secret);
+    expect(changedForms(run.summary, secret)).toEqual([]);
+    // The log: whole or not at all, never a start of it that the runner's exact match would miss.
+    expect(changedForms(run.stdout, secret)).toEqual([]);
+    expect(renderLog(run.stdout)).toContain('Failed jobs: test (Tests) (failure: Deploy step failed');
+
+    // The comment carries no free-form service text at all: which job failed, and where to read why.
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('❌ the step failed');
+    expect(body).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
+    expect(body).toContain('[job summary](<https://github.example/acme/app/actions/runs/777/attempts/2>)');
+    for (const form of [secret, secret.slice(0, 16), secret.replace(/_/g, '\\_').slice(0, 16)])
+      expect(body).not.toContain(form);
+    expect(body).not.toContain('Deploy step failed');
+    expect(body).not.toContain('401 Unauthorized');
+    expect(github.requests.find((r) => r.method === 'POST' && r.body?.body)?.body?.body).toBe(body);
   });
 
   it('never edits a comment someone else wrote, even one carrying the marker', async () => {
