@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
+import { commitFiles } from '../../simulator/index.js';
 import { createWorld, type World } from '../helpers/world.js';
 
 const GATE = `name: Gate
@@ -121,6 +122,14 @@ function changedForms(text: string, secret: string): string[] {
   for (let at = text.indexOf(escaped.slice(0, 8)); at >= 0; at = text.indexOf(escaped.slice(0, 8), at + 1))
     found.push(`escaped: ${text.slice(at, at + escaped.length)}`);
   return found;
+}
+
+/** Bidirectional control characters: they reorder what is displayed around them. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Markdown without its code spans (a run of backticks to the next run of the same length): GitHub renders nothing inside one. */
+function outsideCodeSpans(markdown: string): string {
+  return markdown.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
 }
 
 // On the runtime action.yml declares; the Node 20 smoke subset is in node20-smoke.test.ts.
@@ -266,6 +275,30 @@ describe('pull-request comment', () => {
     expect(body).not.toContain('Deploy step failed');
     expect(body).not.toContain('401 Unauthorized');
     expect(github.requests.find((r) => r.method === 'POST' && r.body?.body)?.body?.body).toBe(body);
+  });
+
+  it('GH- references and bidirectional controls from elsewhere are inert in the summary and the comment', async () => {
+    // Job names come from the pull request's workflow file, job errors from the service.
+    await commitFiles(world.repo.path, {
+      'bidi.yml': `on: workflow_dispatch\njobs:\n  build:\n    name: ${JSON.stringify(`Build GH-12 for gh-7 \u202Eexe.txt\u202C \u2066x\u2069`)}\n`,
+    });
+    world.sim.setJobBehaviour('build', {
+      outcome: 'failure',
+      errorMessage: `Broke GH-34 again \u202Egnp.cod\u202C \u200F\u061C\u200E\u2067y\u2069`,
+    });
+    const run = await runWorkflow({ workflow: 'bidi.yml' });
+    expect(run.exitCode).toBe(1);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('Build GH-&#8203;12 for gh-&#8203;7');
+    for (const markdown of [run.summary, body]) {
+      expect(markdown).not.toMatch(BIDI);
+      // GitHub links `GH-12` as it links `#12`, except inside a code span.
+      expect(outsideCodeSpans(markdown)).not.toMatch(/(?<![A-Za-z0-9])gh-\d/i);
+      expect(markdown).toContain('&lt;U+202E&gt;exe\\.txt&lt;U+202C&gt;');
+    }
+    expect(run.summary).toContain(
+      '`Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>`',
+    );
   });
 
   it('never edits a comment someone else wrote, even one carrying the marker', async () => {

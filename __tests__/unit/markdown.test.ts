@@ -53,6 +53,19 @@ describe('markdownText', () => {
   });
 });
 
+describe('references and bidirectional controls', () => {
+  it('keeps GH- references as text and shows bidirectional controls as code points, in text and code', () => {
+    expect(markdownText('GH-12, gh-3 and XGH-4')).toBe('GH-&#8203;12, gh-&#8203;3 and XGH-4');
+    const trojan = 'ok \u202Etxt.exe\u202C \u2066a\u2069 \u200E\u200F\u061C';
+    const shown = '<U+202E>txt.exe<U+202C> <U+2066>a<U+2069> <U+200E><U+200F><U+61C>';
+    expect(markdownVerbatim(trojan)).toBe(`\`ok ${shown}\``);
+    expect(markdownCode(trojan)).toBe(`\`ok ${shown}\``);
+    expect(markdownText(trojan)).toBe(
+      `ok ${shown.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\./g, '\\.')}`,
+    );
+  });
+});
+
 describe('markdownCode', () => {
   it('fences past any backtick run and escapes pipes for tables', () => {
     expect(markdownCode('refs/heads/main')).toBe('`refs/heads/main`');
