@@ -8,7 +8,7 @@
  * garble it ("success" shown as `***` in every later step). Hence names are matched by whole words
  * (`keyboardLayout` is not a key) and values found by name or in a URL must look like a secret.
  */
-import type { ActionIO } from './io.js';
+import { secretParts, type ActionIO } from './io.js';
 
 /** remoteConfig fields that service-interface.md marks as secret: masked whatever they look like. */
 const DOCUMENTED_SECRETS = new Set(['agentDeviceRemoteSessionToken', 'toolsAuthToken']);
@@ -63,17 +63,41 @@ const COMMON_WORDS = new Set([
   'password',
 ]);
 
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 const MAX_DEPTH = 64;
+/**
+ * The most values (each line of a multi-line value counting as one) registered from one
+ * `remoteConfig`: every registered value is looked for in every later log line, by the runner and by
+ * the action, so an answer with a hundred thousand of them would slow every step of the job.
+ */
+export const MAX_MASKED = 1024;
 
-/** Registers every credential of `remoteConfig` (see above) with `io.mask`. */
-export function maskRemoteConfig(io: Pick<ActionIO, 'mask'>, remoteConfig: unknown): void {
-  for (const value of remoteConfigSecrets(remoteConfig)) io.mask(value);
+/** Registers every credential of `remoteConfig` (see above) with `io.mask`, at most MAX_MASKED. */
+export function maskRemoteConfig(io: Pick<ActionIO, 'mask' | 'warning'>, remoteConfig: unknown): void {
+  let budget = MAX_MASKED;
+  let skipped = 0;
+  for (const value of remoteConfigSecrets(remoteConfig)) {
+    const parts = new Set(secretParts(value)).size;
+    if (parts > budget) skipped++;
+    else {
+      budget -= parts;
+      io.mask(value);
+    }
+  }
+  if (skipped > 0)
+    io.warning(
+      `The session's connection details hold more values that may be secrets than the ${MAX_MASKED} the action registers for masking; ${skipped} were not registered. They are in the step's outputs and exported variables: do not print them.`,
+    );
 }
 
-/** The values maskRemoteConfig registers, each once. */
+/** The values maskRemoteConfig registers, each once: the documented secrets first. */
 export function remoteConfigSecrets(remoteConfig: unknown): string[] {
   const found = new Set<string>();
+  if (typeof remoteConfig === 'object' && remoteConfig !== null)
+    for (const name of DOCUMENTED_SECRETS) {
+      const value = (remoteConfig as Record<string, unknown>)[name];
+      const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+      if (text.trim() && !COMMON_WORDS.has(text.trim().toLowerCase())) found.add(text);
+    }
   const visit = (value: unknown, name: string | undefined, depth: number): void => {
     if (depth > MAX_DEPTH || value === null || value === undefined) return;
     if (Array.isArray(value)) {
@@ -86,25 +110,25 @@ export function remoteConfigSecrets(remoteConfig: unknown): string[] {
     }
     if (typeof value !== 'string' && typeof value !== 'number') return;
     const text = String(value);
-    if (depth === 1 && name && DOCUMENTED_SECRETS.has(name)) {
-      if (text.trim() && !COMMON_WORDS.has(text.trim().toLowerCase())) found.add(text);
-    } else if (name && isCredentialName(name) && looksSecret(text)) {
-      found.add(text);
-    }
+    // The documented secrets are added first, above, whatever they look like.
+    const documented = depth === 1 && name !== undefined && DOCUMENTED_SECRETS.has(name);
+    if (!documented && name && isCredentialName(name) && looksSecret(text)) found.add(text);
     if (typeof value === 'string') for (const secret of urlSecrets(value)) found.add(secret);
   };
   visit(remoteConfig, undefined, 0);
   return [...found];
 }
 
+/**
+ * The words of a name: camelCase (`accessKey`, `HTTPHeader` → HTTP, Header), snake, kebab, dots,
+ * colons. One regular expression that never backtracks far, so a huge name costs linear time.
+ */
+const NAME_WORDS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
 /** Whether a field or parameter name is a credential: one of its words (camelCase, snake, kebab, dots, colons) is. */
 export function isCredentialName(name: string): boolean {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .some((word) => CREDENTIAL_WORDS.has(word));
+  for (const [word] of name.matchAll(NAME_WORDS)) if (CREDENTIAL_WORDS.has(word.toLowerCase())) return true;
+  return false;
 }
 
 /**
@@ -122,7 +146,7 @@ export function looksSecret(value: string): boolean {
 /** Credentials inside the URLs of a text: user info, and query or fragment parameters with a credential name. */
 export function urlSecrets(text: string): string[] {
   const found: string[] = [];
-  for (const [candidate] of text.matchAll(URL_IN_TEXT)) {
+  for (const candidate of urlsIn(text)) {
     let url: URL;
     try {
       url = new URL(candidate);
@@ -144,6 +168,33 @@ export function urlSecrets(text: string): string[] {
     }
   }
   return found;
+}
+
+/** The longest scheme looked at before `://`. */
+const MAX_SCHEME = 32;
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+const LETTER = /[a-z]/i;
+/** The rest of a URL: up to white space, a quote, `<`, `>` or a backtick. */
+const URL_REST = /[^\s"'<>`]+/y;
+
+/**
+ * Each `scheme://rest` in a text. Found from each `://` (the scheme a few letters back, the rest up
+ * to where a URL ends), so every character is looked at a bounded number of times: a regular
+ * expression that tries a scheme at every letter would take quadratic time on `a.a.a.…`.
+ */
+function* urlsIn(text: string): Generator<string> {
+  for (let from = 0; ;) {
+    const at = text.indexOf('://', from);
+    if (at < 0) return;
+    let start = at;
+    while (start > 0 && at - start < MAX_SCHEME && SCHEME_CHAR.test(text[start - 1])) start--;
+    while (start < at && !LETTER.test(text[start])) start++;
+    URL_REST.lastIndex = at + 3;
+    const rest = URL_REST.exec(text);
+    const end = rest ? URL_REST.lastIndex : at + 3;
+    if (start < at && rest) yield text.slice(start, end);
+    from = end;
+  }
 }
 
 function safeDecode(value: string): string {

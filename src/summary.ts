@@ -9,7 +9,7 @@
  */
 import { firstJobError, type DeviceSession, type WorkflowRun } from './service/contract.js';
 import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
-import { formatElapsed } from './text.js';
+import { formatElapsed, oneLine } from './text.js';
 import { redactDeep } from './io.js';
 
 type Job = WorkflowRun['jobs'][number];
@@ -92,8 +92,9 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
 }
 
 /**
- * Only the fields the summary shows: job outputs and other large fields are not copied (for a run
- * with a thousand jobs, copying everything to redact it costs more than rendering).
+ * Only the fields the summary shows, each text at most BOUND characters (cut between words, so no
+ * secret is cut): job outputs and other large fields are not copied, and a huge answer costs no
+ * more to redact and render than a small one.
  */
 function shownFields(run: WorkflowRun): WorkflowRun {
   const { id, status, url, gitCommitHash, requestedGitRef } = run;
@@ -103,18 +104,25 @@ function shownFields(run: WorkflowRun): WorkflowRun {
     return {
       id,
       key,
-      name,
+      name: name && bounded(name),
       type,
       status,
-      errors: error === undefined ? undefined : [error],
+      errors: error === undefined ? undefined : [bounded(error)],
       buildId,
       submissionId,
       createdAt,
       updatedAt,
     };
   });
-  const gitCommitMessage = run.gitCommitMessage?.split(/\r?\n/)[0];
+  const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
   return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
+}
+
+/** More than any text of a summary shows; cut before redaction, which then costs little. */
+const BOUND = 2000;
+
+function bounded(text: string): string {
+  return text.length > BOUND ? oneLine(text, BOUND) : text;
 }
 
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
@@ -237,7 +245,7 @@ function shownSessionFields(
     id,
     status,
     url,
-    name,
+    name: name && bounded(name),
     platform,
     type,
     maxDurationMinutes,

@@ -2,7 +2,14 @@
  * Which remoteConfig values are registered as secrets: credentials at any depth and inside URLs,
  * never a common word that would garble the whole job log.
  */
-import { isCredentialName, looksSecret, maskRemoteConfig, remoteConfigSecrets } from '../../src/masking.js';
+import {
+  isCredentialName,
+  looksSecret,
+  maskRemoteConfig,
+  MAX_MASKED,
+  remoteConfigSecrets,
+  urlSecrets,
+} from '../../src/masking.js';
 import { createTestIO } from '../fixtures/io.js';
 
 describe('maskRemoteConfig', () => {
@@ -89,6 +96,27 @@ describe('maskRemoteConfig', () => {
       false,
       false,
     ]);
+  });
+
+  it('registers at most MAX_MASKED values (lines counted), the documented secrets first, and says so', () => {
+    const io = createTestIO();
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_MASKED + 10 }, (_, i) => [`token${i}`, `tok_${String(i).padStart(8, '0')}`]),
+    );
+    maskRemoteConfig(io, { capabilities: many, agentDeviceRemoteSessionToken: 'adr_documented_1' });
+    expect(io.masks).toHaveLength(MAX_MASKED);
+    expect(io.masks[0]).toBe('adr_documented_1');
+    expect(io.text()).toContain(`warning: The session's connection details hold more values`);
+    expect(io.text()).toContain('11 were not registered');
+  });
+
+  it('finds URLs from their `://`, in text of any shape', () => {
+    expect(urlSecrets('x.y.https://h.example/?token=QueryTok3n0001 and ftp://u:Pw0rd-9999@h/')).toEqual([
+      'QueryTok3n0001',
+      'Pw0rd-9999',
+    ]);
+    expect(urlSecrets(`${'a.'.repeat(1000)}://`)).toEqual([]);
+    expect(urlSecrets('://h/?token=QueryTok3n0001')).toEqual([]);
   });
 
   it('survives deep nesting', () => {
