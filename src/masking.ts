@@ -1,12 +1,24 @@
 /**
  * Which values of a session's `remoteConfig` are credentials, so they are registered as secrets
  * (`io.mask`) before anything is written: the fields the service documents as secret, any field at
- * any depth (nested objects and `capabilities` included) whose name is a credential word, and
- * credentials inside URLs (user info, query or fragment parameters such as `token=`, `key=`, `sig=`).
+ * any depth whose name is a credential word, credentials inside URLs (user info, query or fragment
+ * parameters such as `token=`, `key=`, `sig=`), and every string value of `capabilities` (below).
  *
  * A registered value is hidden everywhere in the job's log, so registering a common word would
- * garble it ("success" shown as `***` in every later step). Hence names are matched by whole words
- * (`keyboardLayout` is not a key) and values found by name or in a URL must look like a secret.
+ * garble it ("success" shown as `***` in every later step). Hence names are matched by words
+ * (`keyboardLayout` is not a key, `authorName` not an auth) and values found by name or in a URL
+ * must look like a secret.
+ *
+ * `capabilities` (Appium) are different: they are handed to a controller as they are, and a service
+ * or a device farm may put a credential under any name (`pass`, `apitoken`, `vendor:opaque`, a
+ * `Basic …` header). So every string value of them is taken for a secret, except:
+ * - a boolean-like or common word (`true`, `no`, `none`, `default`, …), whatever its name;
+ * - a value shorter than 8 characters, or than 4 under a credential-like name: `iOS`, `Android`,
+ *   `18.2`, `en_US` or `pixel_8` would otherwise be hidden in every later line of the job's log.
+ * Values of 8 characters or more are hidden even when they are plain settings (`XCUITest`,
+ * `iPhone 16`): a word hidden in the log costs less than a credential shown. Numbers and booleans
+ * are settings, not credentials, unless their name says otherwise. The log shows the keys of
+ * `capabilities` only (capabilities.ts), never their values.
  */
 import { secretParts, type ActionIO } from './io.js';
 
@@ -39,10 +51,38 @@ const CREDENTIAL_WORDS = new Set([
   'signature',
   'cookie',
   'jwt',
+  'pass',
+  'pem',
 ]);
+
+/**
+ * Parts that make a word of a name a credential wherever they are in it: names written in one
+ * lower-case word (`apitoken`, `authkey`, `refreshtoken`, `privatekeypem`, `userpassword`). Only
+ * parts that are credential words whatever surrounds them (`key` alone would make `monkey` one).
+ */
+const CREDENTIAL_PARTS = [
+  'token',
+  'secret',
+  'passw',
+  'passphrase',
+  'passcode',
+  'pwd',
+  'credential',
+  'apikey',
+  'authkey',
+  'accesskey',
+  'privatekey',
+  'signingkey',
+  'signature',
+  'cookie',
+  'bearer',
+  'jwt',
+];
 
 /** Values never registered: the runner would hide them in every line of the job's log. */
 const COMMON_WORDS = new Set([
+  'basic',
+  'bearer',
   'true',
   'false',
   'null',
@@ -64,6 +104,11 @@ const COMMON_WORDS = new Set([
 ]);
 
 const MAX_DEPTH = 64;
+/** The shortest string value of `capabilities` taken for a secret, and under a credential-like name. */
+const MIN_CAPABILITY = 8;
+const MIN_NAMED_CAPABILITY = 4;
+/** An HTTP authorization value: its credential is masked on its own too (a header may be logged without its scheme). */
+const AUTH_SCHEME = /^\s*(?:basic|bearer|token|digest|negotiate)\s+(\S{4,})\s*$/i;
 /**
  * The most values (each line of a multi-line value counting as one) registered from one
  * `remoteConfig`: every registered value is looked for in every later log line, by the runner and by
@@ -98,24 +143,33 @@ export function remoteConfigSecrets(remoteConfig: unknown): string[] {
       const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
       if (text.trim() && !COMMON_WORDS.has(text.trim().toLowerCase())) found.add(text);
     }
-  const visit = (value: unknown, name: string | undefined, depth: number): void => {
+  const add = (secret: string): void => {
+    found.add(secret);
+    const credential = AUTH_SCHEME.exec(secret)?.[1];
+    if (credential) found.add(credential);
+  };
+  const visit = (value: unknown, name: string | undefined, depth: number, capability: boolean): void => {
     if (depth > MAX_DEPTH || value === null || value === undefined) return;
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, name, depth + 1);
+      for (const item of value) visit(item, name, depth + 1, capability);
       return;
     }
     if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) visit(item, key, depth + 1);
+      for (const [key, item] of Object.entries(value as Record<string, unknown>))
+        visit(item, key, depth + 1, capability || (depth === 0 && key === 'capabilities'));
       return;
     }
     if (typeof value !== 'string' && typeof value !== 'number') return;
     const text = String(value);
+    const named = name !== undefined && isCredentialName(name);
     // The documented secrets are added first, above, whatever they look like.
     const documented = depth === 1 && name !== undefined && DOCUMENTED_SECRETS.has(name);
-    if (!documented && name && isCredentialName(name) && looksSecret(text)) found.add(text);
+    if (capability && typeof value === 'string') {
+      if (isCapabilitySecret(value, named)) add(value);
+    } else if (!documented && named && looksSecret(text)) add(text);
     if (typeof value === 'string') for (const secret of urlSecrets(value)) found.add(secret);
   };
-  visit(remoteConfig, undefined, 0);
+  visit(remoteConfig, undefined, 0, false);
   return [...found];
 }
 
@@ -125,10 +179,23 @@ export function remoteConfigSecrets(remoteConfig: unknown): string[] {
  */
 const NAME_WORDS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
-/** Whether a field or parameter name is a credential: one of its words (camelCase, snake, kebab, dots, colons) is. */
+/**
+ * Whether a field or parameter name is a credential: one of its words (camelCase, snake, kebab,
+ * dots, colons) is a credential word, or holds a credential part.
+ */
 export function isCredentialName(name: string): boolean {
-  for (const [word] of name.matchAll(NAME_WORDS)) if (CREDENTIAL_WORDS.has(word.toLowerCase())) return true;
+  for (const [match] of name.matchAll(NAME_WORDS)) {
+    const word = match.toLowerCase();
+    if (CREDENTIAL_WORDS.has(word) || CREDENTIAL_PARTS.some((part) => word.includes(part))) return true;
+  }
   return false;
+}
+
+/** A string value of `capabilities` taken for a secret: see the rule at the top. */
+function isCapabilitySecret(value: string, named: boolean): boolean {
+  const text = value.trim();
+  if (COMMON_WORDS.has(text.toLowerCase())) return false;
+  return text.length >= (named ? MIN_NAMED_CAPABILITY : MIN_CAPABILITY);
 }
 
 /**

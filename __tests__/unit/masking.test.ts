@@ -40,6 +40,8 @@ describe('maskRemoteConfig', () => {
         'nested-api-key-1',
         'bs_Key_998877',
         'ghp_TokenAsUser0123',
+        // Every string value of capabilities of 8 characters or more: a URL as well.
+        'https://ghp_TokenAsUser0123@files.example/app.ipa',
         'p4ssw0rd!',
         'FragSig123456',
         'abcdef0123456789',
@@ -53,12 +55,16 @@ describe('maskRemoteConfig', () => {
       remoteConfigSecrets({
         keyboardLayout: 'true',
         monkey: 'success',
+        password: 'en-US',
         capabilities: {
           autoAcceptAlerts: true,
           key: 'true',
           token: 'success',
-          password: 'en-US',
           secret: 'abc',
+          platformName: 'Android',
+          locale: 'en_US',
+          'appium:platformVersion': '18.2',
+          'appium:tokenType': 'Bearer',
         },
         agentDeviceRemoteSessionToken: 'true',
         previewUrl: 'https://preview.example/?key=true&token=success',
@@ -66,7 +72,35 @@ describe('maskRemoteConfig', () => {
     ).toEqual([]);
   });
 
-  it('matches names by whole words, in every naming style', () => {
+  it('takes every string value of capabilities for a secret, but short and common ones', () => {
+    expect(
+      remoteConfigSecrets({
+        capabilities: {
+          platformName: 'iOS',
+          'appium:automationName': 'XCUITest',
+          'vendor:opaque': 'zq8Ws1pLmN',
+          login: { user: 'ci-bot', pass: 'p4s5', userpassword: 'hunter2' },
+          headers: { 'X-Proxy': 'Basic dXNlcjpwYXNz' },
+          timeout: 300,
+          list: ['short', 'long enough value'],
+        },
+      }).sort(),
+    ).toEqual(
+      [
+        'XCUITest',
+        'zq8Ws1pLmN',
+        'p4s5',
+        'hunter2',
+        'Basic dXNlcjpwYXNz',
+        'dXNlcjpwYXNz',
+        'long enough value',
+      ].sort(),
+    );
+  });
+
+  it('matches names by words, in every naming style, and one-word names by their parts', () => {
+    for (const name of ['pass', 'apitoken', 'authkey', 'refreshtoken', 'privatekeypem', 'userpassword'])
+      expect(isCredentialName(name)).toBe(true);
     for (const name of [
       'apiKey',
       'API_KEY',

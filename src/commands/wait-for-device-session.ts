@@ -7,6 +7,7 @@
 import type { ApiSettings, WaitForSessionSettings } from '../inputs/index.js';
 import { SESSION_STATUSES, type DeviceSession, type RemoteConfig } from '../service/contract.js';
 import { maskRemoteConfig } from '../masking.js';
+import { capabilityNames } from '../capabilities.js';
 import { poll } from '../poll.js';
 import { Progress } from '../progress.js';
 import { renderSessionSummary, type SessionOutcome } from '../summary.js';
@@ -177,8 +178,9 @@ function describeConnection(io: ActionIO, session: DeviceSession, outputs: Recor
   const controller =
     outputs['agent-device-remote-session-url'] || outputs['tools-url'] || outputs['appium-url'];
   if (controller) lines.push(`  controller: ${oneLine(controller, 300)}`);
-  // Masked values are already registered, so io.info prints them as ***.
-  if (outputs.capabilities) lines.push(`  capabilities: ${oneLine(outputs.capabilities, 1000)}`);
+  // Names only: any value may be a credential (capabilities.ts).
+  if (outputs.capabilities)
+    lines.push(`  capabilities: ${capabilityNames(session.remoteConfig?.capabilities)}`);
   const preview = outputs['web-preview-url'] || outputs['preview-url'];
   if (preview) lines.push(`  browser preview: ${oneLine(preview, 300)}`);
   io.info(lines.join('\n'));
