@@ -8,6 +8,7 @@ import type { ApiSettings, WaitForSessionSettings } from '../inputs/index.js';
 import { SESSION_STATUSES, type DeviceSession, type RemoteConfig } from '../service/contract.js';
 import { maskRemoteConfig } from '../masking.js';
 import { capabilityNames } from '../capabilities.js';
+import { exportForLaterSteps } from '../export-env.js';
 import { poll } from '../poll.js';
 import { Progress } from '../progress.js';
 import { renderSessionSummary, type SessionOutcome } from '../summary.js';
@@ -163,8 +164,7 @@ export function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv
     APPIUM_CAPS: capabilities,
   };
   const exported = Object.entries(variables).filter(([, value]) => value !== '');
-  for (const [name, value] of exported) io.exportVariable(name, value);
-  io.info(`Exported for later steps: ${exported.map(([name]) => name).join(', ')}`);
+  exportForLaterSteps(io, exported);
 }
 
 /** What the device is, for the log: platform, type, name, the controller's address, the preview. */
