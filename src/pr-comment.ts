@@ -1,9 +1,11 @@
 /**
  * The opt-in pull-request comment (`comment: true` with a `github-token`): one sticky comment per
  * workflow file (run-workflow) or per device session name (start-device-session), found again by a
- * hidden HTML marker and updated in place on every run, so a pull request never collects a pile of
- * comments. Only a comment written by the token's own identity is ever updated: anyone can copy the
- * marker into a comment of their own (the pull request's author first of all).
+ * hidden HTML marker it starts with and updated in place on every run, so a pull request never
+ * collects a pile of comments. Only a comment that starts with the marker and was written by the
+ * token's own identity is ever updated: anyone can copy the marker into a comment of their own (the
+ * pull request's author first of all), and another workflow's comment, written by the same
+ * GITHUB_TOKEN account, may quote it.
  *
  * What it says comes from the step's outputs: the outcome, the run (or session) with its link and
  * status, the jobs by key, name and status, and links to the GitHub run and its job summary. It
@@ -49,7 +51,7 @@ export function recordingOutputs(io: ActionIO, outputs: Record<string, string>):
   };
 }
 
-/** The hidden marker that identifies this step's sticky comment among all the pull request's comments. */
+/** The hidden marker that identifies this step's sticky comment: its first line. */
 export function commentMarker(report: Pick<CommentReport, 'command' | 'subject'>): string {
   const subject = encodeURIComponent(report.subject).replace(/-/g, '%2D');
   return `<!-- svc-action:comment:${report.command}:${subject} -->`;
@@ -229,7 +231,8 @@ export async function commentOnPullRequest(
       per_page: 100,
       request: request(),
     });
-    const marked = comments.filter((comment) => comment.body?.includes(marker));
+    // Only a comment that starts with the marker: one that merely quotes it is someone else's.
+    const marked = comments.filter((comment) => comment.body?.startsWith(marker));
     const login = marked.length > 0 ? await tokenLogin(octokit, request) : undefined;
     const existing = login ? marked.find((comment) => writtenBy(comment.user, login)) : undefined;
     if (marked.length > 0 && !login)

@@ -338,6 +338,37 @@ describe('pull-request comment', () => {
     expect(github.comments[0].body).toBe(forged.body);
   });
 
+  it("updates only a comment that starts with the marker, even among the same account's comments", async () => {
+    // Another workflow's comment, by the same GITHUB_TOKEN account, quoting the marker (the pull
+    // request's author can get text of their choosing into such a comment).
+    const quoting = {
+      id: 1,
+      body: 'Lint report for:\n> <!-- svc-action:comment:run-workflow:gate.yml -->\nAll good.',
+      html_url: 'https://github.example/c/1',
+      user: BOT,
+    };
+    github.comments.push({ ...quoting });
+    const first = await runWorkflow();
+    expect(first.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(quoting);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[1].body.startsWith('<!-- svc-action:comment:run-workflow:gate.yml -->\n')).toBe(
+      true,
+    );
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,
+    ]);
+    // The next run updates its own comment, and still leaves the other one alone.
+    const second = await runWorkflow();
+    expect(second.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(quoting);
+    expect(github.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/repos/acme/app/issues/comments/${github.comments[1].id}`,
+    });
+  });
+
   it('a device session comment links the session page and the browser preview, never its token', async () => {
     const main = await runAction({
       runtime,
