@@ -4,6 +4,7 @@
  * and the README's tables all come from COMMAND_SPECS.
  */
 import { didYouMean, shown } from './parsers.js';
+import { isLoopbackHost } from '../loopback.js';
 import { InputError, secretValues, type CommandSpec, type InputSource } from './table.js';
 import { readRunWorkflow, runWorkflow, type RunWorkflowSettings } from './run-workflow.js';
 import { readWaitForRun, waitForRun, type WaitForRunSettings } from './wait-for-run.js';
@@ -121,8 +122,7 @@ export function secretInputs(command: Command | undefined, source: InputSource):
 function transportWarnings(settings: Settings): string[] {
   if (!('api' in settings)) return [];
   const url = new URL(settings.api.baseUrl);
-  const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+  const loopback = isLoopbackHost(url.hostname);
   if (url.protocol === 'http:' && !loopback)
     return [
       `\`base-url\` uses plain http to ${url.host}: the access token travels unencrypted. Use https unless this network is private to the runner.`,
