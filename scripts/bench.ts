@@ -15,6 +15,7 @@ import { DEFAULT_RUNTIME, RUNTIMES } from './runner.js';
 import { bigRun } from './bench/big-run.js';
 import { cli } from './bench/cli.js';
 import { earlyStart } from './bench/early-start.js';
+import { hugeAnswer } from './bench/huge-answer.js';
 import { readiness } from './bench/readiness.js';
 import { requests } from './bench/requests.js';
 import { sizes } from './bench/size.js';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     await requests(world);
     await bigRun(world);
     await earlyStart(world);
+    await hugeAnswer(world);
     cli(ours);
   } finally {
     await world.sim.close();

@@ -7,7 +7,7 @@
  * command (see neutraliseLines in text.ts). Tests use the recording IO in __tests__/fixtures/io.ts.
  */
 import * as core from '@actions/core';
-import { neutraliseLines } from './text.js';
+import { CUT_MARK, neutraliseLines } from './text.js';
 
 export interface ActionIO {
   /** An input as the runner passed it (`INPUT_<NAME>`), untrimmed; '' when unset. */
@@ -38,23 +38,28 @@ export interface ActionIO {
 /** Secrets registered in this process, longest first so a secret containing another is fully hidden. */
 export class SecretRegistry {
   private readonly secrets: string[] = [];
+  /** For each secret with spaces in it: the starts a cut between its words can leave (see below). */
+  private readonly partials = new Map<string, string[]>();
 
   add(secret: string): boolean {
     if (!secret || this.secrets.includes(secret)) return false;
     this.secrets.push(secret);
     this.secrets.sort((a, b) => b.length - a.length);
+    this.partials.set(secret, partialStarts(secret));
     return true;
   }
 
+  /** Linear in the text for each secret: a few searches, whatever the secret's length. */
   redact(text: string): string {
     let result = text;
     for (const secret of this.secrets) {
-      result = result.split(secret).join('***');
-      // Text shortened before it got here ends in `…`: a cut through a secret leaves its start
-      // behind, which no whole-value match finds. Such a tail is hidden too.
-      if (result.includes('…'))
-        for (let length = secret.length - 1; length >= MIN_PARTIAL; length--)
-          result = result.split(`${secret.slice(0, length)}…`).join('***…');
+      if (result.includes(secret)) result = result.split(secret).join('***');
+      // Text shortened before it got here ends in ` …` after a whole word (oneLine in text.ts
+      // never cuts inside one): a cut between the words of a secret leaves its first words behind,
+      // which no whole-value match finds. Such a start is hidden too.
+      if (!result.includes(CUT_MARK)) continue;
+      for (const start of this.partials.get(secret) ?? [])
+        if (result.includes(start)) result = result.split(start).join(`*** ${CUT_MARK}`);
     }
     return result;
   }
@@ -62,6 +67,25 @@ export class SecretRegistry {
 
 /** The shortest start of a secret worth hiding at a cut: shorter ones are common text. */
 const MIN_PARTIAL = 4;
+/** Cuts are made within at most this many characters (the longest text shortened is shorter). */
+const MAX_PARTIAL = 4096;
+/** A secret with more spaces than this in its start is prose: its later word boundaries are not tried. */
+const MAX_PARTIALS = 64;
+
+/**
+ * `first words …` for each word boundary in the start of `secret`, longest first: what oneLine
+ * leaves of a text cut between two of its words. A secret without a space (a token) has none.
+ */
+function partialStarts(secret: string): string[] {
+  const starts: string[] = [];
+  const head = secret.slice(0, MAX_PARTIAL);
+  for (const match of head.matchAll(/\S\s/g)) {
+    const start = head.slice(0, match.index + 1);
+    if (start.trim().length >= MIN_PARTIAL) starts.push(`${start} ${CUT_MARK}`);
+    if (starts.length >= MAX_PARTIALS) break;
+  }
+  return starts.reverse();
+}
 
 /**
  * Every string inside `value` (objects and arrays walked, others kept) with `redact` applied: for

@@ -19,7 +19,7 @@ import {
 import type { Command, Invocation } from './commands/command.js';
 import { createClient } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
-import { commentOnPullRequest } from './pr-comment.js';
+import { commentOnPullRequest, recordingOutputs } from './pr-comment.js';
 import { saveInitialState } from './session-state.js';
 import type { ServiceClient } from './service/client.js';
 
@@ -53,12 +53,10 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // With `comment: true` the job summary the command writes is kept for the pull-request comment.
+  // With `comment: true` the outputs the command sets are kept for the pull-request comment.
   const { comment } = invocation;
-  const summaries: string[] = [];
-  const commandIO: ActionIO = comment
-    ? { ...io, appendSummary: (markdown) => (summaries.push(markdown), io.appendSummary(markdown)) }
-    : io;
+  const outputs: Record<string, string> = {};
+  const commandIO: ActionIO = comment ? recordingOutputs(io, outputs) : io;
   let client: ServiceClient | undefined;
   let failure: string | undefined;
   try {
@@ -72,7 +70,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
-    // Redacted before the comment escapes it as Markdown (escaping would change a secret's characters).
+    // The comment says only that the step failed: the message may quote the service (see pr-comment.ts).
     failure = io.redact(reportFailure(io, error));
   } finally {
     client?.dispose();
@@ -84,7 +82,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     return io.info('The step was cancelled; no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { command: comment.kind, subject: comment.subject, summaries, failure },
+    { command: comment.kind, subject: comment.subject, outputs, failed: failure !== undefined },
     io,
   );
 }

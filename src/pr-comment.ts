@@ -1,10 +1,17 @@
 /**
  * The opt-in pull-request comment (`comment: true` with a `github-token`): one sticky comment per
  * workflow file (run-workflow) or per device session name (start-device-session), found again by a
- * hidden HTML marker and updated in place on every run, so a pull request never collects a pile of
- * comments. Only a comment written by the token's own identity is ever updated: anyone can copy the
- * marker into a comment of their own (the pull request's author first of all). Its body is the step's job summary (the run's result table, or the session's page and
- * preview links) plus the failure message, all passed through the secret registry.
+ * hidden HTML marker it starts with and updated in place on every run, so a pull request never
+ * collects a pile of comments. Only a comment that starts with the marker and was written by the
+ * token's own identity is ever updated: anyone can copy the marker into a comment of their own (the
+ * pull request's author first of all), and another workflow's comment, written by the same
+ * GITHUB_TOKEN account, may quote it.
+ *
+ * What it says comes from the step's outputs: the outcome, the run (or session) with its link and
+ * status, the jobs by key, name and status, and links to the GitHub run and its job summary. It
+ * carries no free-form text from the service (job errors, messages, commit messages): those may
+ * echo a secret that the runner masks in the log and the job summary, whereas nothing scrubs a
+ * comment, which is public on a public repository. Why a step failed is in the job summary it links.
  *
  * `@actions/github` (Octokit) is imported only here and only when a comment is posted, so the
  * default path neither loads nor parses it. A comment that cannot be posted is a warning, never a
@@ -12,11 +19,14 @@
  */
 import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
+import { status } from './summary.js';
 import { oneLine } from './text.js';
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 /** GitHub refuses comment bodies longer than 65,536 characters. */
 const MAX_BODY = 60_000;
+/** Jobs listed in the comment; the job summary has them all. */
+const MAX_JOBS = 50;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** `comment: true` and the token to post the comment with. */
@@ -28,19 +38,30 @@ export interface CommentReport {
   command: 'run-workflow' | 'start-device-session';
   /** What the comment is about, for the marker: the workflow file name or the session name. */
   subject: string;
-  /** Job-summary Markdown the command wrote (already safe Markdown). */
-  summaries: string[];
-  /** The failure message, when the step failed. */
-  failure?: string;
+  /** The step's outputs as it set them (run-id, run-url, status, jobs; session-id, session-url, …). */
+  outputs: Record<string, string>;
+  /** Whether the step failed. */
+  failed: boolean;
 }
 
-/** The hidden marker that identifies this step's sticky comment among all the pull request's comments. */
+/** An ActionIO that also keeps every output the command sets in `outputs`, for the comment. */
+export function recordingOutputs(io: ActionIO, outputs: Record<string, string>): ActionIO {
+  return {
+    ...io,
+    setOutput: (name, value) => {
+      outputs[name] = value;
+      io.setOutput(name, value);
+    },
+  };
+}
+
+/** The hidden marker that identifies this step's sticky comment: its first line. */
 export function commentMarker(report: Pick<CommentReport, 'command' | 'subject'>): string {
   const subject = encodeURIComponent(report.subject).replace(/-/g, '%2D');
   return `<!-- svc-action:comment:${report.command}:${subject} -->`;
 }
 
-/** The comment's Markdown: marker, outcome, the summary, a link back to the GitHub run. Redacted. */
+/** The comment's Markdown: marker, outcome, the run or session, links to the GitHub run. Redacted. */
 export function renderComment(
   report: CommentReport,
   io: Pick<ActionIO, 'redact'>,
@@ -50,24 +71,97 @@ export function renderComment(
     report.command === 'run-workflow'
       ? `Workflow run ${markdownCode(report.subject, 120)}`
       : `Device session ${markdownCode(report.subject, 120)}`;
-  const outcome = report.failure ? '❌ the step failed' : '✅ the step succeeded';
+  const outcome = report.failed ? '❌ the step failed' : '✅ the step succeeded';
   const lines = [commentMarker(report), `**svc** · ${what}: ${outcome}`, ''];
-  for (const summary of report.summaries) lines.push(summary.trim(), '');
-  if (report.failure) lines.push(`> ${markdownText(report.failure, 2000)}`, '');
-  const link = githubRunUrl(env);
+  lines.push(
+    ...(report.command === 'run-workflow' ? runLines(report.outputs) : sessionLines(report.outputs)),
+  );
+  const run = githubRunUrl(env);
+  if (run)
+    lines.push(
+      `${report.failed ? "Why it failed, with the service's messages" : 'Details'}: the ${markdownLink('job summary', run)}.`,
+      '',
+    );
   const commit = env.GITHUB_SHA ? ` for commit ${markdownCode(env.GITHUB_SHA.slice(0, 12), 12)}` : '';
   lines.push(
-    `<sub>Updated by ${link ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, link) : 'GitHub Actions'}${commit}.</sub>`,
+    `<sub>Updated by ${run ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, run) : 'GitHub Actions'}${commit}.</sub>`,
   );
   let body = io.redact(lines.join('\n'));
   if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (truncated)`;
   return body;
 }
 
+/** The run's link and status, then its jobs by name, key and status (never their errors). */
+function runLines(outputs: Record<string, string>): string[] {
+  const runId = outputs['run-id'] ?? '';
+  if (!runId) return [];
+  const lines = ['| Run | Status |', '| --- | --- |'];
+  lines.push(
+    `| ${markdownLink(runId.slice(0, 8), outputs['run-url'])} | ${status(outputs.status || 'new')} |`,
+    '',
+  );
+  const jobs = parseJobs(outputs.jobs);
+  if (jobs.length > 0) {
+    lines.push('| Job | Status |', '| --- | --- |');
+    for (const job of jobs.slice(0, MAX_JOBS)) {
+      const name =
+        job.name && job.name !== job.key
+          ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
+          : markdownCode(job.key, 60);
+      lines.push(`| ${name} | ${status(job.status)} |`);
+    }
+    if (jobs.length > MAX_JOBS) lines.push(`| … and ${jobs.length - MAX_JOBS} more | |`);
+    lines.push('');
+  }
+  return lines;
+}
+
+/** The session's link and status, and its browser preview. */
+function sessionLines(outputs: Record<string, string>): string[] {
+  const id = outputs['session-id'] ?? '';
+  if (!id) return [];
+  const lines = ['| Session | Status |', '| --- | --- |'];
+  lines.push(
+    `| ${markdownLink(id, outputs['session-url'])} | ${outputs.status ? status(outputs.status) : ''} |`,
+    '',
+  );
+  const preview = outputs['web-preview-url'] || outputs['preview-url'];
+  if (preview) lines.push(`Browser preview: ${markdownLink('open', preview)}`, '');
+  return lines;
+}
+
+/** Key, name and status of each job of the `jobs` output; nothing else is read from it. */
+function parseJobs(json: string | undefined): Array<{ key: string; name?: string; status: string }> {
+  if (!json) return [];
+  let jobs: unknown;
+  try {
+    jobs = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(jobs)) return [];
+  return jobs.flatMap((job: unknown) => {
+    const { key, name, status } = (typeof job === 'object' && job !== null ? job : {}) as Record<
+      string,
+      unknown
+    >;
+    if (typeof key !== 'string' || typeof status !== 'string') return [];
+    return [{ key, name: typeof name === 'string' ? name : undefined, status }];
+  });
+}
+
+/**
+ * The GitHub run's page, where its job summaries are: `…/actions/runs/<id>`, and
+ * `/attempts/<n>` when the runner says which attempt this is (a re-run keeps the run id).
+ */
 function githubRunUrl(env: Record<string, string | undefined>): string | undefined {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
   if (!server || !repo || !runId || !/^https?:\/\//.test(server) || !/^\d+$/.test(runId)) return undefined;
-  return `${server.replace(/\/+$/, '')}/${encodeURI(repo)}/actions/runs/${runId}`;
+  const attempt =
+    env.GITHUB_RUN_ATTEMPT && /^\d+$/.test(env.GITHUB_RUN_ATTEMPT)
+      ? `/attempts/${env.GITHUB_RUN_ATTEMPT}`
+      : '';
+  return `${server.replace(/\/+$/, '')}/${encodeURI(repo)}/actions/runs/${runId}${attempt}`;
 }
 
 type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
@@ -148,7 +242,8 @@ export async function commentOnPullRequest(
       per_page: 100,
       request: request(),
     });
-    const marked = comments.filter((comment) => comment.body?.includes(marker));
+    // Only a comment that starts with the marker: one that merely quotes it is someone else's.
+    const marked = comments.filter((comment) => comment.body?.startsWith(marker));
     const login = marked.length > 0 ? await tokenLogin(octokit, request) : undefined;
     const existing = login ? marked.find((comment) => writtenBy(comment.user, login)) : undefined;
     if (marked.length > 0 && !login)

@@ -29,6 +29,8 @@ import {
   type RemoteConfig,
 } from './service/contract.js';
 import { maskRemoteConfig } from './masking.js';
+import { capabilityNames } from './capabilities.js';
+import { exportForLaterSteps } from './export-env.js';
 import { poll } from './poll.js';
 import { Progress } from './progress.js';
 import { renderSessionSummary, type SessionOutcome } from './summary.js';
@@ -217,8 +219,7 @@ export function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv
     APPIUM_CAPS: capabilities,
   };
   const exported = Object.entries(variables).filter(([, value]) => value !== '');
-  for (const [name, value] of exported) io.exportVariable(name, value);
-  io.info(`Exported for later steps: ${exported.map(([name]) => name).join(', ')}`);
+  exportForLaterSteps(io, exported);
 }
 
 /** What the device is, for the log: platform, type, name, the controller's address, the preview. */
@@ -232,8 +233,9 @@ function describeConnection(io: ActionIO, session: DeviceSession, outputs: Recor
   const controller =
     outputs['agent-device-remote-session-url'] || outputs['tools-url'] || outputs['appium-url'];
   if (controller) lines.push(`  controller: ${oneLine(controller, 300)}`);
-  // Masked values are already registered, so io.info prints them as ***.
-  if (outputs.capabilities) lines.push(`  capabilities: ${oneLine(outputs.capabilities, 1000)}`);
+  // Names only: any value may be a credential (capabilities.ts).
+  if (outputs.capabilities)
+    lines.push(`  capabilities: ${capabilityNames(session.remoteConfig?.capabilities)}`);
   const preview = outputs['web-preview-url'] || outputs['preview-url'];
   if (preview) lines.push(`  browser preview: ${oneLine(preview, 300)}`);
   io.info(lines.join('\n'));

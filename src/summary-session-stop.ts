@@ -7,7 +7,7 @@
  */
 import type { DeviceSession } from './service/contract.js';
 import { redactDeep } from './io.js';
-import { markdownCode, markdownLink, markdownText } from './markdown.js';
+import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { formatTimestamp, msBetween } from './timestamps.js';
 
@@ -27,7 +27,7 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
   if (!('session' in report)) {
     const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
     const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
-    lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+    lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
     if (!report.notFound)
       lines.push(
         '**The session may still be running and billing**: stop it from its page, or it runs until its maximum duration.',
@@ -40,7 +40,7 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
     .filter(Boolean)
     .map((part) => markdownText(String(part), 30))
     .join(' ');
-  const name = session.name ? ` ${markdownText(session.name, 120)}` : '';
+  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
   const outcome = OUTCOMES[session.status] ?? markdownText(session.status, 40);
   const ran = msBetween(session.startedAt, session.finishedAt);
   const lines = [`### Device session${name}${what ? ` (${what})` : ''}: ${outcome}`, ''];

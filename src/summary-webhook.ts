@@ -46,7 +46,7 @@ export function renderWebhookSummary(input: WebhookReport, redact: (text: string
   row('Submitted build', fields.submittedBuildId && markdownCode(fields.submittedBuildId, 60));
   if (fields.error) {
     const code = markdownCode(fields.error.errorCode, 80);
-    row('Error', [code, markdownText(fields.error.message, 1000)].filter(Boolean).join(': '));
+    row('Error', [code, markdownCode(fields.error.message, 1000)].filter(Boolean).join(': '));
   }
   for (const [label, ms] of durations(fields)) row(label, ms === undefined ? undefined : formatElapsed(ms));
   row('Completed', formatTimestamp(fields.times.completedAt));

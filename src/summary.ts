@@ -4,10 +4,12 @@
  * then why it failed, then the jobs. Every value from the service passes through markdown.ts (text,
  * code or a link to an http(s) URL the service gave for it), so a commit message or job name shows
  * as text: no links, images, mentions, emphasis or HTML, and the tables keep their columns.
+ * Free-form text (job errors, commit messages, the failure message, session names) is written
+ * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
 import { firstJobError, type DeviceSession, type WorkflowRun } from './service/contract.js';
-import { markdownCode, markdownLink, markdownText } from './markdown.js';
-import { formatElapsed } from './text.js';
+import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
+import { formatElapsed, oneLine } from './text.js';
 import { redactDeep } from './io.js';
 import { deviceTime } from './session-accounting.js';
 import { orderByNeeds } from './job-graph.js';
@@ -28,7 +30,8 @@ const STATUS_ICON: Record<string, string> = {
   errored: '❌',
 };
 
-function status(value: string): string {
+/** A status with its icon, for a table cell or a list. */
+export function status(value: string): string {
   return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
 }
 
@@ -81,7 +84,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
   lines.push('| Run | Status | Ref | Commit | Waited |', '| --- | --- | --- | --- | --- |');
   const commit = run?.gitCommitHash
-    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownText((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
+    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
   lines.push(
     `| ${markdownLink(report.runId.slice(0, 8), report.runUrl)} | ${run ? status(run.status) : status('new')} | ${markdownCode(run?.requestedGitRef ?? '', 120)} | ${commit} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} |`,
@@ -104,26 +107,37 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
 }
 
 /**
- * Only the fields the summary shows: job outputs and other large fields are not copied (for a run
- * with a thousand jobs, copying everything to redact it costs more than rendering).
+ * Only the fields the summary shows, each text at most BOUND characters (cut between words, so no
+ * secret is cut): job outputs and other large fields are not copied, and a huge answer costs no
+ * more to redact and render than a small one.
  */
 function shownFields(run: WorkflowRun): WorkflowRun {
-  const { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef } = run;
-  const jobs = run.jobs.map(
-    ({ id, key, name, type, status, errors, buildId, submissionId, createdAt, updatedAt }) => ({
+  const { id, status, url, gitCommitHash, requestedGitRef } = run;
+  const jobs = run.jobs.map((job) => {
+    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt } = job;
+    const error = firstJobError(job);
+    return {
       id,
       key,
-      name,
+      name: name && bounded(name),
       type,
       status,
-      errors: errors?.slice(0, 3),
+      errors: error === undefined ? undefined : [bounded(error)],
       buildId,
       submissionId,
       createdAt,
       updatedAt,
-    }),
-  );
+    };
+  });
+  const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
   return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
+}
+
+/** More than any text of a summary shows; cut before redaction, which then costs little. */
+const BOUND = 2000;
+
+function bounded(text: string): string {
+  return text.length > BOUND ? oneLine(text, BOUND) : text;
 }
 
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
@@ -153,7 +167,7 @@ function why(report: RunReport): string[] {
   }
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
-    lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+    lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
   const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
   if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
   return lines;
@@ -188,7 +202,7 @@ function jobDuration(job: Job): string {
 
 function jobError(job: Job): string {
   const text = firstJobError(job);
-  return text ? `: ${markdownText(text, 300)}` : '';
+  return text ? `: ${markdownVerbatim(text, 300)}` : '';
 }
 
 /** How waiting for a session ended, as the summary tells it. */
@@ -217,14 +231,13 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
 };
 
 export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
-  const report = redactDeep(input, redact);
+  const report = redactDeep({ ...input, session: shownSessionFields(input.session) }, redact);
   const { session } = report;
-  const config = session.remoteConfig ?? undefined;
   const what = [session.platform, session.type]
     .filter(Boolean)
     .map((part) => markdownText(String(part), 30))
     .join(' ');
-  const name = session.name ? ` ${markdownText(session.name, 120)}` : '';
+  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
   const lines = [
     `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
     '',
@@ -235,7 +248,7 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${markdownText(deviceTime(session), 80)} |`,
     '',
   );
-  if (report.reason) lines.push(`> ${markdownText(report.reason, 1000)}`, '');
+  if (report.reason) lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
   if (report.stopped !== undefined)
     lines.push(
       report.stopped
@@ -243,9 +256,35 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
         : '**The session could not be confirmed stopped**: stop it from its page, or it runs until its maximum duration.',
       '',
     );
-  const preview = config?.webPreviewUrl ?? config?.previewUrl;
-  if (typeof preview === 'string' && preview)
-    lines.push(`Browser preview: ${markdownLink('open', preview)}`, '');
+  if (session.preview) lines.push(`Browser preview: ${markdownLink('open', session.preview)}`, '');
   if (report.note) lines.push(report.note, '');
   return lines.join('\n');
+}
+
+/**
+ * The fields the session summary shows, and its preview URL: not the rest of `remoteConfig`, which
+ * may be large (capabilities) and holds the connection's secrets.
+ */
+function shownSessionFields(
+  session: SessionReport['session'],
+): SessionReport['session'] & { preview?: string } {
+  const { id, status, url, name, platform, type, maxDurationMinutes } = session;
+  // The times the device-time column is computed from (session-accounting.ts).
+  const { createdAt, startedAt, finishedAt, updatedAt } = session;
+  const config = session.remoteConfig ?? undefined;
+  const preview = config?.webPreviewUrl ?? config?.previewUrl;
+  return {
+    id,
+    status,
+    url,
+    name: name && bounded(name),
+    platform,
+    type,
+    maxDurationMinutes,
+    createdAt,
+    startedAt,
+    finishedAt,
+    updatedAt,
+    preview: typeof preview === 'string' && preview ? preview : undefined,
+  };
 }

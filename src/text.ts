@@ -5,10 +5,42 @@
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
-/** One line of at most `max` characters: control characters and line breaks become one space. */
+/** Where a cut may fall: white space as `trim()` sees it. */
+const SPACE = /\s/;
+
+/** What a shortened text ends with: after a space when words were kept, alone when none was. */
+export const CUT_MARK = '…';
+
+/**
+ * One line of at most `max` characters: control characters and line breaks become one space.
+ *
+ * A longer text is cut between words, never inside one, and ends in ` …`: the runner masks a
+ * secret only where it appears whole, so a cut through one (`ghp_abc…`) would leave a long prefix
+ * of it in clear. A word that does not fit is dropped whole, however long (a token, a URL): a text
+ * that starts with one shows as `…` alone. Only the first `max * 2 + 64` characters are looked at,
+ * so a huge text costs no more than a short one.
+ */
 export function oneLine(text: string, max = 300): string {
-  const flat = text.replace(CONTROL_CHARS, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const scanLimit = max * 2 + 64;
+  const more = text.length > scanLimit;
+  const flat = (more ? text.slice(0, scanLimit) : text).replace(CONTROL_CHARS, ' ').trim();
+  if (!more && flat.length <= max) return flat;
+  return cutBetweenWords(flat, max, more);
+}
+
+/**
+ * `flat` cut to whole words within `max` characters, marked with ` …`. `more`: text followed that
+ * was not looked at, so the last word of `flat` may be incomplete and is never kept.
+ */
+function cutBetweenWords(flat: string, max: number, more: boolean): string {
+  const room = max - CUT_MARK.length - 1;
+  if (room <= 0) return CUT_MARK;
+  let end = Math.min(room, flat.length);
+  // The kept part ends where a space follows; otherwise the word it ends in is dropped.
+  const followedBySpace = end < flat.length ? SPACE.test(flat[end]) : !more;
+  if (!followedBySpace) while (end > 0 && !SPACE.test(flat[end - 1])) end--;
+  const kept = flat.slice(0, end).trimEnd();
+  return kept ? `${kept} ${CUT_MARK}` : CUT_MARK;
 }
 
 /**

@@ -67,9 +67,7 @@ describe('edges on node24', () => {
         'session-id': UNKNOWN_ID,
       }),
     ]);
-    expect(expectOneError(inputs)).toContain(
-      '`inputs.v` is written `1.10`, which YAML reads as the number 1.1; quote it',
-    );
+    expect(expectOneError(inputs)).toContain('`inputs.v` is a number that YAML would change');
     expect(expectOneError(platform)).toContain(
       '`platform` is `iOS`; allowed: android, ios. Did you mean `ios`?',
     );

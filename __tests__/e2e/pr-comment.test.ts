@@ -9,9 +9,25 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
+import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
-import { GATE } from '../helpers/workflows.js';
+
+const GATE = `name: Gate
+on:
+  workflow_dispatch:
+    inputs:
+      registry-token:
+        type: string
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  test:
+    name: Tests
+    needs: [build_ios]
+`;
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const PR_NUMBER = 42;
@@ -92,6 +108,29 @@ class FakeGitHub {
   }
 }
 
+/**
+ * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not
+ * followed by the rest (a cut), or Markdown-escaped (`_` written `\\_`). An empty list: only whole copies.
+ */
+function changedForms(text: string, secret: string): string[] {
+  const found: string[] = [];
+  const head = secret.slice(0, 8);
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1))
+    if (!text.startsWith(secret, at)) found.push(`cut: ${text.slice(at, at + secret.length)}`);
+  const escaped = secret.replace(/[\\`*_{}[\]()#.!|~:$]/g, (sign) => `\\${sign}`);
+  for (let at = text.indexOf(escaped.slice(0, 8)); at >= 0; at = text.indexOf(escaped.slice(0, 8), at + 1))
+    found.push(`escaped: ${text.slice(at, at + escaped.length)}`);
+  return found;
+}
+
+/** Bidirectional control characters: they reorder what is displayed around them. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Markdown without its code spans (a run of backticks to the next run of the same length): GitHub renders nothing inside one. */
+function outsideCodeSpans(markdown: string): string {
+  return markdown.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
+}
+
 // On the runtime action.yml declares.
 describe('pull-request comment', () => {
   const runtime = 'node24';
@@ -126,7 +165,11 @@ describe('pull-request comment', () => {
     GITHUB_EVENT_NAME: event,
     GITHUB_EVENT_PATH: join(dir, 'event.json'),
   });
-  const runWorkflow = (inputs: Record<string, string> = {}, event = 'pull_request') =>
+  const runWorkflow = (
+    inputs: Record<string, string> = {},
+    event = 'pull_request',
+    env: Record<string, string> = {},
+  ) =>
     runAction({
       runtime,
       inputs: {
@@ -139,7 +182,7 @@ describe('pull-request comment', () => {
         'github-token': GITHUB_TOKEN,
         ...inputs,
       },
-      env: githubEnv(event),
+      env: { ...githubEnv(event), ...env },
     });
 
   function expectNoSecret(run: ActionRun, ...secrets: string[]): void {
@@ -187,11 +230,74 @@ describe('pull-request comment', () => {
     ]);
     const updated = github.comments[1].body;
     expect(updated).toContain('❌ the step failed');
-    // The failure message is text from elsewhere: escaped, so it renders as written.
-    expect(updated).toContain('Failed jobs\\: test \\(Tests\\)');
+    // Which job failed, not the service's words for why (those are in the linked job summary).
+    expect(updated).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
+    expect(updated).not.toContain('Detox');
     expect(updated).toContain(world.sim.runs()[1].id);
     expect(second.stdout).toContain('Updated the pull request comment');
     expectNoSecret(second);
+  });
+
+  it('a secret the runner knows, echoed in a job error: whole in the summary, never changed in the log, absent from the comment', async () => {
+    // A repository secret passed as a workflow input: the runner masks it wherever it appears whole
+    // and unchanged (the log, the uploaded job summary); the action does not know it.
+    const secret =
+      'github_pat_11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ012345';
+    // The secret straddles the 200 characters the log keeps of a job error, within the 300 of the summary.
+    const lead = 'Deploy step failed after 3 attempts: the registry answered 401 Unauthorized for';
+    const errorMessage = `${lead} ${'the credential '.repeat(5)}${secret} (check the secret)`;
+    expect(errorMessage.indexOf(secret)).toBeGreaterThan(150);
+    expect(errorMessage.indexOf(secret)).toBeLessThan(190);
+    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage });
+    // A second attempt of the GitHub run: the comment links that attempt's job summary.
+    const run = await runWorkflow({ inputs: `registry-token: ${secret}` }, 'pull_request', {
+      GITHUB_RUN_ATTEMPT: '2',
+    });
+    expect(run.exitCode).toBe(1);
+    const dispatch = world.sim.requests.find((request) => request.path === '/v2/workflows/dispatch');
+    expect((dispatch?.body as { inputs?: unknown }).inputs).toEqual({ 'registry-token': secret });
+
+    // The summary holds the job's error with the secret byte for byte, so the runner masks it there.
+    expect(run.summary).toContain(secret);
+    expect(changedForms(run.summary, secret)).toEqual([]);
+    // The log: whole or not at all, never a start of it that the runner's exact match would miss.
+    expect(changedForms(run.stdout, secret)).toEqual([]);
+    expect(renderLog(run.stdout)).toContain('Failed jobs: test (Tests) (failure: Deploy step failed');
+
+    // The comment carries no free-form service text at all: which job failed, and where to read why.
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('❌ the step failed');
+    expect(body).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
+    expect(body).toContain('[job summary](<https://github.example/acme/app/actions/runs/777/attempts/2>)');
+    for (const form of [secret, secret.slice(0, 16), secret.replace(/_/g, '\\_').slice(0, 16)])
+      expect(body).not.toContain(form);
+    expect(body).not.toContain('Deploy step failed');
+    expect(body).not.toContain('401 Unauthorized');
+    expect(github.requests.find((r) => r.method === 'POST' && r.body?.body)?.body?.body).toBe(body);
+  });
+
+  it('GH- references and bidirectional controls from elsewhere are inert in the summary and the comment', async () => {
+    // Job names come from the pull request's workflow file, job errors from the service.
+    world.repo.commit({
+      'bidi.yml': `on: workflow_dispatch\njobs:\n  build:\n    name: ${JSON.stringify(`Build GH-12 for gh-7 \u202Eexe.txt\u202C \u2066x\u2069`)}\n`,
+    });
+    world.sim.setJobBehaviour('build', {
+      outcome: 'failure',
+      errorMessage: `Broke GH-34 again \u202Egnp.cod\u202C \u200F\u061C\u200E\u2067y\u2069`,
+    });
+    const run = await runWorkflow({ workflow: 'bidi.yml' });
+    expect(run.exitCode).toBe(1);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain('Build GH-&#8203;12 for gh-&#8203;7');
+    for (const markdown of [run.summary, body]) {
+      expect(markdown).not.toMatch(BIDI);
+      // GitHub links `GH-12` as it links `#12`, except inside a code span.
+      expect(outsideCodeSpans(markdown)).not.toMatch(/(?<![A-Za-z0-9])gh-\d/i);
+      expect(markdown).toContain('&lt;U+202E&gt;exe\\.txt&lt;U+202C&gt;');
+    }
+    expect(run.summary).toContain(
+      '`Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>`',
+    );
   });
 
   it('never edits a comment someone else wrote, even one carrying the marker', async () => {
@@ -229,6 +335,37 @@ describe('pull-request comment', () => {
     expect(third.exitCode).toBe(0);
     expect(github.requests.at(-1)?.path).toBe(`/repos/acme/app/issues/comments/${github.comments[1].id}`);
     expect(github.comments[0].body).toBe(forged.body);
+  });
+
+  it("updates only a comment that starts with the marker, even among the same account's comments", async () => {
+    // Another workflow's comment, by the same GITHUB_TOKEN account, quoting the marker (the pull
+    // request's author can get text of their choosing into such a comment).
+    const quoting = {
+      id: 1,
+      body: 'Lint report for:\n> <!-- svc-action:comment:run-workflow:gate.yml -->\nAll good.',
+      html_url: 'https://github.example/c/1',
+      user: BOT,
+    };
+    github.comments.push({ ...quoting });
+    const first = await runWorkflow();
+    expect(first.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(quoting);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[1].body.startsWith('<!-- svc-action:comment:run-workflow:gate.yml -->\n')).toBe(
+      true,
+    );
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,
+    ]);
+    // The next run updates its own comment, and still leaves the other one alone.
+    const second = await runWorkflow();
+    expect(second.exitCode).toBe(0);
+    expect(github.comments[0]).toEqual(quoting);
+    expect(github.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/repos/acme/app/issues/comments/${github.comments[1].id}`,
+    });
   });
 
   it('a device session comment links the session page and the browser preview, never its token', async () => {

@@ -49,7 +49,7 @@ describe('stop-device-session job summary', () => {
     expect(result.outputs).toEqual({ status: 'stopped' });
     const stopped = world.sim.getSession(id)!;
     expect(result.summary).toContain(
-      '### Device session Nightly @&#8203;octocat &lt;b&gt;e2e&lt;/b&gt; (ios agent-device): ⏹️ stopped\n',
+      '### Device session `Nightly @octocat <b>e2e</b>` (ios agent-device): ⏹️ stopped\n',
     );
     expect(result.summary).toContain('| Session | Status | Finished | Ran for |');
     const finished = new Date(stopped.finishedAt!).toISOString().slice(0, 19).replace('T', ' ');
@@ -104,7 +104,7 @@ describe('stop-device-session job summary', () => {
     expect(result.exitCode).toBe(1);
     expect(result.summary).toContain(`### Device session \`${UNKNOWN_ID}\`: ❓ not found\n`);
     expect(result.summary).toMatch(
-      /^> Device session .* was not found\\: it does not exist, or this token cannot see it \\\(404\\: /m,
+      /^> `Device session .* was not found: it does not exist, or this token cannot see it \(404: /m,
     );
     expect(result.summary).not.toContain('may still be running');
   });

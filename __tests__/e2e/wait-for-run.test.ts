@@ -120,7 +120,7 @@ describe('wait-for-run', () => {
     expect(failed.stdout).toContain(
       `::error::Workflow run ${failing.id} ended with status failure. Failed jobs: build_android (failure: Gradle exploded). ${failing.url}`,
     );
-    expect(failed.summary).toMatch(/\*\*Failed jobs\*\*\s+- `build_android`: Gradle exploded/);
+    expect(failed.summary).toMatch(/\*\*Failed jobs\*\*\s+- `build_android`: `Gradle exploded`/);
 
     expect(cancelled.exitCode).toBe(1);
     expect(cancelled.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });

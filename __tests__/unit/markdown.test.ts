@@ -2,7 +2,7 @@
  * Text from elsewhere in the job summary and the pull-request comment stays text: no links, images,
  * mentions, emphasis or HTML, link labels and tables intact. Checked on the Markdown as written.
  */
-import { httpUrl, markdownCode, markdownLink, markdownText } from '../../src/markdown.js';
+import { httpUrl, markdownCode, markdownLink, markdownText, markdownVerbatim } from '../../src/markdown.js';
 import { renderRunSummary, renderSessionSummary } from '../../src/summary.js';
 import { renderComment } from '../../src/pr-comment.js';
 import type { DeviceSession, WorkflowRun } from '../../src/service/contract.js';
@@ -16,7 +16,17 @@ function cells(row: string): string[] {
   return row.split(/(?<!\\)\|/).slice(1, -1);
 }
 
-function expectInert(markdown: string): void {
+/**
+ * The Markdown with its code spans left out: inside one, GitHub renders nothing (no emphasis,
+ * links, autolinks, HTML, entities, mentions or references), so only the rest must be inert. A
+ * span opens with a run of backticks and closes at the next run of the same length.
+ */
+function outsideCodeSpans(markdown: string): string {
+  return markdown.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
+}
+
+function expectInert(rendered: string): void {
+  const markdown = outsideCodeSpans(rendered);
   expect(markdown).not.toMatch(/(^|[^\\])!\[/); // images
   expect(markdown).not.toMatch(/(^|[^\\])\]\(https:\/\/evil/); // a label closed early, a link to elsewhere
   expect(markdown).not.toMatch(/(^|\s)@[A-Za-z0-9]/); // a mention GitHub would find after rendering
@@ -43,12 +53,43 @@ describe('markdownText', () => {
   });
 });
 
+describe('references and bidirectional controls', () => {
+  it('keeps GH- references as text and shows bidirectional controls as code points, in text and code', () => {
+    expect(markdownText('GH-12, gh-3 and XGH-4')).toBe('GH-&#8203;12, gh-&#8203;3 and XGH-4');
+    const trojan = 'ok \u202Etxt.exe\u202C \u2066a\u2069 \u200E\u200F\u061C';
+    const shown = '<U+202E>txt.exe<U+202C> <U+2066>a<U+2069> <U+200E><U+200F><U+61C>';
+    expect(markdownVerbatim(trojan)).toBe(`\`ok ${shown}\``);
+    expect(markdownCode(trojan)).toBe(`\`ok ${shown}\``);
+    expect(markdownText(trojan)).toBe(
+      `ok ${shown.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\./g, '\\.')}`,
+    );
+  });
+});
+
 describe('markdownCode', () => {
   it('fences past any backtick run and escapes pipes for tables', () => {
     expect(markdownCode('refs/heads/main')).toBe('`refs/heads/main`');
     expect(markdownCode('a``b|c')).toBe('```a``b\\|c```');
     expect(markdownCode('`x`')).toBe('`` `x` ``');
     expect(markdownCode('')).toBe('');
+  });
+});
+
+describe('markdownVerbatim', () => {
+  it('writes text from elsewhere as it came, in a code span GitHub renders as text', () => {
+    const secret = 'github_pat_11AB_cd*ef|gh<i>&amp;';
+    expect(markdownVerbatim(`token ${secret} refused`)).toBe(`\`token ${secret} refused\``);
+    expect(markdownVerbatim('a ``b`` c')).toBe('```a ``b`` c```');
+    expect(markdownVerbatim('`x')).toBe('`` `x ``');
+    expect(markdownVerbatim(HOSTILE_MESSAGE, 1000)).toBe(`\`\`${HOSTILE_MESSAGE}\`\``);
+    // Line breaks are flattened: a code span cannot hold a block (a heading, a list) after one.
+    expect(markdownVerbatim('a\n# b\n- c')).toBe('`a # b - c`');
+  });
+
+  it('cuts between words, never inside one: a word that does not fit is left out whole', () => {
+    const secret = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    expect(markdownVerbatim(`refused: ${secret} (401)`, 30)).toBe('`refused: …`');
+    expect(markdownVerbatim(secret, 30)).toBe('`…`');
   });
 });
 
@@ -116,22 +157,35 @@ describe('job summary and comment', () => {
     expectInert(summary.replace('(<https://svc.example/preview/1>)', ''));
   });
 
-  it('the pull-request comment escapes the subject and the failure', () => {
+  it('the pull-request comment escapes the subject and names, and carries no free-form text from the service', () => {
     const body = renderComment(
-      { command: 'run-workflow', subject: 'gate`.yml @octocat', summaries: [], failure: HOSTILE_MESSAGE },
+      {
+        command: 'run-workflow',
+        subject: 'gate`.yml @octocat',
+        outputs: {
+          'run-id': run.id,
+          'run-url': 'https://svc.example/runs/1',
+          status: 'failure',
+          jobs: JSON.stringify(run.jobs.map((job) => ({ ...job, errors: [`error: ${HOSTILE_MESSAGE}`] }))),
+        },
+        failed: true,
+      },
       { redact: (text) => text },
       { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/app', GITHUB_RUN_ID: '777' },
     );
     expect(body).toContain('Workflow run ``gate`.yml @octocat``');
+    expect(body).toContain('[job summary](<https://github.example/acme/app/actions/runs/777>)');
     expect(body).toContain('[GitHub workflow run 777](<https://github.example/acme/app/actions/runs/777>)');
+    expect(body).toContain('| Tests\\\\ (`test`) | ✅ success |');
+    expect(body).not.toContain('error:');
     const [marker, ...rest] = body.split('\n');
     expect(marker).toBe('<!-- svc-action:comment:run-workflow:gate%60.yml%20%40octocat -->');
-    // Code spans and the one link to the GitHub run are ours; the rest must be inert.
+    // The links to the run and to the GitHub run are ours; the rest (job names included) must be inert.
     expectInert(
       rest
         .join('\n')
-        .replace('``gate`.yml @octocat``', '')
-        .replace('(<https://github.example/acme/app/actions/runs/777>)', ''),
+        .replace('(<https://svc.example/runs/1>)', '')
+        .replaceAll('(<https://github.example/acme/app/actions/runs/777>)', ''),
     );
   });
 });

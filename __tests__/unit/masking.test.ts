@@ -2,7 +2,14 @@
  * Which remoteConfig values are registered as secrets: credentials at any depth and inside URLs,
  * never a common word that would garble the whole job log.
  */
-import { isCredentialName, looksSecret, maskRemoteConfig, remoteConfigSecrets } from '../../src/masking.js';
+import {
+  isCredentialName,
+  looksSecret,
+  maskRemoteConfig,
+  MAX_MASKED,
+  remoteConfigSecrets,
+  urlSecrets,
+} from '../../src/masking.js';
 import { createTestIO } from '../fixtures/io.js';
 
 describe('maskRemoteConfig', () => {
@@ -33,6 +40,8 @@ describe('maskRemoteConfig', () => {
         'nested-api-key-1',
         'bs_Key_998877',
         'ghp_TokenAsUser0123',
+        // Every string value of capabilities of 8 characters or more: a URL as well.
+        'https://ghp_TokenAsUser0123@files.example/app.ipa',
         'p4ssw0rd!',
         'FragSig123456',
         'abcdef0123456789',
@@ -46,12 +55,16 @@ describe('maskRemoteConfig', () => {
       remoteConfigSecrets({
         keyboardLayout: 'true',
         monkey: 'success',
+        password: 'en-US',
         capabilities: {
           autoAcceptAlerts: true,
           key: 'true',
           token: 'success',
-          password: 'en-US',
           secret: 'abc',
+          platformName: 'Android',
+          locale: 'en_US',
+          'appium:platformVersion': '18.2',
+          'appium:tokenType': 'Bearer',
         },
         agentDeviceRemoteSessionToken: 'true',
         previewUrl: 'https://preview.example/?key=true&token=success',
@@ -59,7 +72,35 @@ describe('maskRemoteConfig', () => {
     ).toEqual([]);
   });
 
-  it('matches names by whole words, in every naming style', () => {
+  it('takes every string value of capabilities for a secret, but short and common ones', () => {
+    expect(
+      remoteConfigSecrets({
+        capabilities: {
+          platformName: 'iOS',
+          'appium:automationName': 'XCUITest',
+          'vendor:opaque': 'zq8Ws1pLmN',
+          login: { user: 'ci-bot', pass: 'p4s5', userpassword: 'hunter2' },
+          headers: { 'X-Proxy': 'Basic dXNlcjpwYXNz' },
+          timeout: 300,
+          list: ['short', 'long enough value'],
+        },
+      }).sort(),
+    ).toEqual(
+      [
+        'XCUITest',
+        'zq8Ws1pLmN',
+        'p4s5',
+        'hunter2',
+        'Basic dXNlcjpwYXNz',
+        'dXNlcjpwYXNz',
+        'long enough value',
+      ].sort(),
+    );
+  });
+
+  it('matches names by words, in every naming style, and one-word names by their parts', () => {
+    for (const name of ['pass', 'apitoken', 'authkey', 'refreshtoken', 'privatekeypem', 'userpassword'])
+      expect(isCredentialName(name)).toBe(true);
     for (const name of [
       'apiKey',
       'API_KEY',
@@ -89,6 +130,27 @@ describe('maskRemoteConfig', () => {
       false,
       false,
     ]);
+  });
+
+  it('registers at most MAX_MASKED values (lines counted), the documented secrets first, and says so', () => {
+    const io = createTestIO();
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_MASKED + 10 }, (_, i) => [`token${i}`, `tok_${String(i).padStart(8, '0')}`]),
+    );
+    maskRemoteConfig(io, { capabilities: many, agentDeviceRemoteSessionToken: 'adr_documented_1' });
+    expect(io.masks).toHaveLength(MAX_MASKED);
+    expect(io.masks[0]).toBe('adr_documented_1');
+    expect(io.text()).toContain(`warning: The session's connection details hold more values`);
+    expect(io.text()).toContain('11 were not registered');
+  });
+
+  it('finds URLs from their `://`, in text of any shape', () => {
+    expect(urlSecrets('x.y.https://h.example/?token=QueryTok3n0001 and ftp://u:Pw0rd-9999@h/')).toEqual([
+      'QueryTok3n0001',
+      'Pw0rd-9999',
+    ]);
+    expect(urlSecrets(`${'a.'.repeat(1000)}://`)).toEqual([]);
+    expect(urlSecrets('://h/?token=QueryTok3n0001')).toEqual([]);
   });
 
   it('survives deep nesting', () => {

@@ -117,7 +117,13 @@ describe('text safety', () => {
 
   it('flattens server text to one line', () => {
     expect(oneLine('fix\n::add-mask::x\r\n\u001b[31mred')).toBe('fix ::add-mask::x [31mred');
-    expect(oneLine('a'.repeat(10), 5)).toBe('aaaa…');
+    // Cut between words and marked, never inside a word: one too long is left out whole.
+    expect(oneLine('aa bb cc dd', 8)).toBe('aa bb …');
+    expect(oneLine('aa bbbbbbbbbb cc', 8)).toBe('aa …');
+    expect(oneLine('a'.repeat(10), 5)).toBe('…');
+    // Only the start of a huge text is read; its last word read may be incomplete, so it is left out.
+    expect(oneLine(`word ${'x'.repeat(1_000_000)}`, 20)).toBe('word …');
+    expect(oneLine(`${'a '.repeat(100)}${'b'.repeat(1_000_000)}`, 1000)).toBe(`${'a '.repeat(99)}a …`);
   });
 
   it('formats elapsed time', () => {

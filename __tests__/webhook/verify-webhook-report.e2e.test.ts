@@ -299,12 +299,12 @@ describe('the job summary', () => {
     const table = rows(summary);
     expect(table.Build).toBe(`[${erroredBuild.json.id}](<${erroredBuild.json.buildDetailsPageUrl}>)`);
     expect(table.Platform).toBe('android');
+    // As sent, in a code span (a secret in it stays whole for the runner's masking); `|` is `\|` in a table.
     expect(table.Error).toBe(
-      '`UNKNOWN_ERROR`: Gradle failed &lt;img src=x onerror=alert\\(1\\)&gt; @&#8203;octocat see \\[docs\\]\\(https\\://evil\\.example/x\\) ' +
-        '\\*\\*now\\*\\* \\| \\#&#8203;12 \\:\\:warning\\:\\:injected',
+      '`UNKNOWN_ERROR`: `Gradle failed <img src=x onerror=alert(1)> @octocat see [docs](https://evil.example/x) **now** \\| #12 ::warning::injected`',
     );
-    // The only link is the build's page.
-    expect(summary.match(/\]\(/g)).toHaveLength(1);
+    // The only link is the build's page (inside a code span GitHub renders no link).
+    expect(summary.replace(/`[^`\n]*`/g, '').match(/\]\(/g)).toHaveLength(1);
     expect(summary).toContain('**The step fails**: `fail-on-status` lists `errored`.');
   });
 
@@ -316,7 +316,7 @@ describe('the job summary', () => {
       Submission: `[${erroredSubmission.json.id}](<${erroredSubmission.json.submissionDetailsPageUrl}>)`,
       Event: '`SUBMIT`',
       'Submitted build': `\`${job('build_ios').buildId}\``,
-      Error: '`UNKNOWN_ERROR`: App Store Connect rejected the binary\\.',
+      Error: '`UNKNOWN_ERROR`: `App Store Connect rejected the binary.`',
       'Total, from creation': expect.stringMatching(/^\d+s$/),
     });
     expect(table).not.toHaveProperty('Waited in queue');

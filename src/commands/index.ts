@@ -9,6 +9,7 @@ import type { ActionIO } from '../io.js';
 import { didYouMean, shown } from '../inputs/parsers.js';
 import { InputError, secretValues, type InputSource, type InputSpec } from '../inputs/table.js';
 import type { Command } from './command.js';
+import { isLoopbackHost } from '../loopback.js';
 import { runWorkflow } from './run-workflow.js';
 import { waitForRun } from './wait-for-run.js';
 import { startDeviceSession } from './start-device-session.js';
@@ -99,9 +100,7 @@ export function maskSecretInputs(io: Pick<ActionIO, 'getInput' | 'mask'>, comman
 /** A token sent in clear over the network deserves a warning (loopback is fine: the simulator). */
 export function transportWarnings(baseUrl: string): string[] {
   const url = new URL(baseUrl);
-  const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-  if (url.protocol === 'http:' && !loopback)
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
     return [
       `\`base-url\` uses plain http to ${url.host}: the access token travels unencrypted. Use https unless this network is private to the runner.`,
     ];

@@ -326,7 +326,8 @@ const YAML_PROBLEMS: Partial<Record<YAMLError['code'], string>> = {
 /**
  * `inputs`: a mapping written as YAML or JSON; scalar values only; no anchors, aliases or tags.
  * YAML would silently change some numbers (`1.10` → 1.1, `0x1F` → 31, digits lost past 2^53):
- * those are refused with a message that says to quote them, never sent changed.
+ * those are refused with a message that says to quote them, never sent changed, and that repeats
+ * the value in neither form.
  */
 export const dispatchInputs: Parser<DispatchInputs> = (value, name) => {
   const lineCounter = new LineCounter();
@@ -373,10 +374,11 @@ export const dispatchInputs: Parser<DispatchInputs> = (value, name) => {
       problems.push(`${where()} must be a string, number or boolean (workflow_dispatch inputs are scalars).`);
       continue;
     }
-    const changed = typeof node.value === 'number' ? numberChanged(node as Scalar<number>, value) : undefined;
-    if (changed) {
+    // Neither the value as written nor as read is repeated: either may be a secret, and the runner
+    // masks a secret only in the form it knows.
+    if (typeof node.value === 'number' && numberChanged(node as Scalar<number>, value)) {
       problems.push(
-        `${where()} is written \`${changed}\`, which YAML reads as the number ${String(node.value)}; quote it ('${changed}') to send it as written.`,
+        `${where()} is a number that YAML would change (it reads \`1.10\` as 1.1, \`0x1F\` as 31, and long numbers with lost digits); quote it to send it as written.`,
       );
       continue;
     }

@@ -413,7 +413,7 @@ describe('run-workflow', () => {
       '`workflow` is required: the workflow file name, such as `e2e.yml`.',
     ]);
     expect(problemsOf('run-workflow', run({ inputs: 'v: 1.10' }))).toEqual([
-      expect.stringContaining('`inputs.v` is written `1.10`, which YAML reads as the number 1.1; quote it'),
+      expect.stringContaining('`inputs.v` is a number that YAML would change'),
     ]);
   });
 });

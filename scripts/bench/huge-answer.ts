@@ -1,0 +1,64 @@
+/**
+ * 7b. A 600 kB answer (scripts/huge-answer.ts): a session whose connection details are shaped to hit
+ * each piece of work that once grew with the square of its size. From the read that saw it ready to
+ * the step's exit, and from a SIGINT sent as that read is handled to the step's exit.
+ */
+import { runAction, runPost } from '../runner.js';
+import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../huge-answer.js';
+import { ms, row } from './table.js';
+import { check, serviceRequests, type World } from './world.js';
+
+const HUGE_ANSWER_BUDGET_MS = 1000;
+
+export async function hugeAnswer(world: World): Promise<void> {
+  world.sim.setSessionBehaviour({ readinessDelayMs: 100, extraRemoteConfigFields: hugeRemoteConfigFields() });
+  const inputs = {
+    command: 'start-device-session',
+    ...world.api,
+    platform: 'ios',
+    type: 'appium',
+    name: LONG_SESSION_NAME,
+    'poll-interval-seconds': '0.05',
+    'timeout-minutes': '0.05',
+  };
+  try {
+    const since = Date.now();
+    const ready = await runAction({ inputs, timeoutMs: 120_000 });
+    const exitedAt = Date.now();
+    check(ready, 'huge answer');
+    const afterRead = exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt);
+    check(await runPost(ready, { inputs: world.api }), 'huge answer (post)');
+
+    let output = '';
+    let sentAt = 0;
+    const cancelled = await runAction({
+      inputs,
+      timeoutMs: 120_000,
+      onSpawn: (child) =>
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (!sentAt && output.includes('session: in-progress')) {
+            sentAt = Date.now();
+            child.kill('SIGINT');
+          }
+        }),
+    });
+    const afterSignal = Date.now() - sentAt;
+    if (cancelled.signal === 'SIGKILL') throw new Error('huge answer: the step did not answer SIGINT');
+    check(await runPost(cancelled, { inputs: world.api }), 'huge answer (post after SIGINT)');
+    row(
+      '600 kB answer: the read that sees the session ready → step exited',
+      ms(afterRead),
+      `< ${ms(HUGE_ANSWER_BUDGET_MS)}`,
+      afterRead < HUGE_ANSWER_BUDGET_MS,
+    );
+    row(
+      `600 kB answer: SIGINT while it is handled → step exited (exit ${cancelled.exitCode ?? cancelled.signal})`,
+      ms(afterSignal),
+      `< ${ms(HUGE_ANSWER_BUDGET_MS)}`,
+      afterSignal < HUGE_ANSWER_BUDGET_MS,
+    );
+  } finally {
+    world.sim.resetSessionBehaviour();
+  }
+}
