@@ -2,13 +2,17 @@
  * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it.
  * Starts the simulator with a project whose repository, held in memory, has a sample workflow, runs
  * the committed dist/ bundles (the root action once, then the sub-actions) and prints each step's log
- * as the runner would render it, with its outputs and job summary. Then the early-start pattern: a
- * device that takes P to provision and an app build that takes B, started one after the other and
- * overlapped, with the time each takes from job start until the tests can start.
+ * as the runner would render it, with its outputs and job summary. A webhook delivery the simulator
+ * signed for the first run's build is verified with verify-webhook (and the same body with one byte
+ * added is rejected). Then the early-start pattern: a device that takes P to provision and an app
+ * build that takes B, started one after the other and overlapped, with the time each takes from job
+ * start until the tests can start.
  *
  * Exits non-zero if anything is not as expected; leaves no temporary directory and no active session.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,6 +61,8 @@ const BUILD_MS = 3000;
 /** What the overlap may cost above max(P, B): a poll interval and two step start-ups, with margin. */
 const OVERHEAD_ALLOWED_MS = 1500;
 const POLL = '0.25';
+/** The signing secret of the demo's webhook (at least 16 characters). */
+const WEBHOOK_SECRET = 'demo-webhook-secret-0123456789';
 
 const bold = (text: string): string => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[0m` : text);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -86,14 +92,47 @@ function show(title: string, run: ActionRun): void {
   if (run.summary.trim()) console.log(`${bold('Job summary:')}\n${run.summary.trim()}`);
 }
 
+/**
+ * A webhook receiver standing for the relay of the README's webhook recipe: it keeps each delivery's
+ * raw body and `svc-signature` header, and acknowledges it.
+ */
+async function startReceiver(): Promise<{
+  url: string;
+  deliveries: Array<{ body: Buffer; signature: string }>;
+  close: () => Promise<void>;
+}> {
+  const deliveries: Array<{ body: Buffer; signature: string }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      deliveries.push({ body: Buffer.concat(chunks), signature: String(req.headers['svc-signature'] ?? '') });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    deliveries,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 async function main(): Promise<void> {
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
+  const receiver = await startReceiver();
   try {
     const account = sim.addAccount({ name: 'acme' });
     const project = sim.addProject({ account, workflows: { 'pr-gate.yml': WORKFLOW }, name: 'mobile-app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
     const api = { 'base-url': sim.url, token };
     console.log(`Simulator at ${sim.url}; project ${project.id}`);
+    // The project's BUILD webhook: the simulator signs and delivers one when a build job ends.
+    sim.webhooks.add({ projectId: project.id, event: 'BUILD', url: receiver.url, secret: WEBHOOK_SECRET });
 
     // 1. The root action (one action, `command:` chooses), as v1 workflows use it.
     const gate = await runAction({
@@ -141,7 +180,45 @@ async function main(): Promise<void> {
       'wait-for-run should end when build_ios ends, before submit',
     );
 
-    // 3. The early-start pattern, against the sequential one (scripts/early-start.ts).
+    // 3. verify-webhook: the delivery of the first run's build, as the recipe's relay hands it to a
+    // workflow (the raw body written to a file), then the same body with a line break added.
+    await sim.webhooks.idle();
+    const delivery = receiver.deliveries[0];
+    const buildId = (JSON.parse(gate.outputs['build-ids'] ?? '[]') as string[])[0];
+    expect(delivery !== undefined, 'the simulator should deliver the BUILD webhook of the first run');
+    if (delivery) {
+      const bodyDir = mkdtempSync(join(tmpdir(), 'webhook-'));
+      try {
+        const payloadFile = join(bodyDir, 'svc-webhook.json');
+        writeFileSync(payloadFile, delivery.body);
+        const webhook = { 'webhook-secret': WEBHOOK_SECRET, signature: delivery.signature };
+        const verified = await runAction({
+          entry: 'verify-webhook',
+          inputs: { ...webhook, 'payload-file': payloadFile },
+        });
+        show('uses: svc-action/verify-webhook (the BUILD delivery of the first run)', verified);
+        expect(
+          verified.exitCode === 0 &&
+            verified.outputs.event === 'BUILD' &&
+            verified.outputs.status === 'finished' &&
+            verified.outputs.id === buildId,
+          "verify-webhook should accept the delivery of the first run's build",
+        );
+        const altered = await runAction({
+          entry: 'verify-webhook',
+          inputs: { ...webhook, payload: `${delivery.body.toString('utf8')}\n` },
+        });
+        show('uses: svc-action/verify-webhook (the same body with a line break added)', altered);
+        expect(
+          altered.exitCode === 1 && Object.values(altered.outputs).every((value) => value === ''),
+          'verify-webhook should reject an altered body and set no output',
+        );
+      } finally {
+        rmSync(bodyDir, { recursive: true, force: true });
+      }
+    }
+
+    // 4. The early-start pattern, against the sequential one (scripts/early-start.ts).
     console.log(
       `\n${bold(`Early start: provisioning P = ${seconds(PROVISIONING_MS)}, app build B = ${seconds(BUILD_MS)}`)}`,
     );
@@ -170,6 +247,7 @@ async function main(): Promise<void> {
     expect(sim.activeSessions().length === 0, 'no session may be left active');
   } finally {
     await sim.close();
+    await receiver.close();
   }
 }
 
@@ -188,6 +266,6 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    '\nDemo finished: the gate passed, a run was followed by id and gated on its build, and the early start saved the time shown above; no session is left running and no temporary directory is left behind.',
+    '\nDemo finished: the gate passed, a run was followed by id and gated on its build, the webhook of its build was verified and an altered copy rejected, and the early start saved the time shown above; no session is left running and no temporary directory is left behind.',
   );
 }
