@@ -4,12 +4,15 @@
  *
  *   action.yml                   the root action: `command` plus every command's inputs and outputs
  *   <command>/action.yml         one sub-action per command, exactly its inputs and outputs
- *   README.md blocks             <!-- generated:NAME:start --> … <!-- generated:NAME:end -->
- *                                (usage:<command>, inputs:<command>, outputs:<command>, inputs:shared)
+ *   README blocks                <!-- generated:NAME:start --> … <!-- generated:NAME:end -->
+ *     README.md                    sub-actions (the table of sub-actions), inputs:shared
+ *     <command>/README.md          usage:<command>, inputs:<command> (every input, shared ones
+ *                                  included), outputs:<command>
  *
  * `tsx scripts/generate.ts --check` exits 1 naming every file or block that differs from
- * what the tables give (CI runs it); `--write` rewrites them. Everything outside the README's
- * markers is left alone.
+ * what the tables give (CI runs it); `--write` rewrites them, and creates the README of a new
+ * command (a title, its description and the blocks) for its prose to be written. Everything outside
+ * the markers is left alone.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -186,11 +189,11 @@ function renderUsage(command: Command): string {
   return lines.join('\n');
 }
 
+/** Every input of the command, shared ones included, so that its README stands alone. */
 function renderInputs(command: Command): string {
   const shared = sharedInputs();
-  const own = Object.entries(specs[command].inputs).filter(([name]) => !shared.has(name));
   const lines = ['| Input | Required | Default | Description |', '| --- | --- | --- | --- |'];
-  for (const [name, input] of own)
+  for (const [name, input] of Object.entries(specs[command].inputs))
     lines.push(
       `| \`${name}\` | ${requiredInYaml(input) ? 'yes' : 'no'} | ${cell(defaultOf(input))} | ${cell(input.description)} |`,
     );
@@ -198,8 +201,16 @@ function renderInputs(command: Command): string {
   if (common.length > 0)
     lines.push(
       '',
-      `And the [shared inputs](#shared-inputs): ${common.map((name) => `\`${name}\``).join(', ')}.`,
+      `${common.map((name) => `\`${name}\``).join(', ')} mean the same in every command that reads them ([shared inputs](../README.md#shared-inputs)).`,
     );
+  return lines.join('\n');
+}
+
+/** The root README's table of the sub-actions, each linked to its README. */
+function renderSubActions(): string {
+  const lines = ['| Sub-action | What it does |', '| --- | --- |'];
+  for (const command of COMMANDS)
+    lines.push(`| [\`${command}\`](${command}/README.md) | ${cell(specs[command].description)} |`);
   return lines.join('\n');
 }
 
@@ -225,15 +236,44 @@ function renderOutputs(command: Command): string {
   return lines.join('\n');
 }
 
-/** Every generated README block: marker name → content. */
-export function readmeBlocks(): Map<string, string> {
-  const blocks = new Map<string, string>([['inputs:shared', renderSharedInputs()]]);
-  for (const command of COMMANDS) {
-    blocks.set(`usage:${command}`, renderUsage(command));
-    blocks.set(`inputs:${command}`, renderInputs(command));
-    blocks.set(`outputs:${command}`, renderOutputs(command));
-  }
-  return blocks;
+/** Every README with generated blocks (path relative to the root) → its blocks, marker name → content. */
+export function readmeBlocks(): Map<string, Map<string, string>> {
+  const readmes = new Map<string, Map<string, string>>([
+    [
+      'README.md',
+      new Map([
+        ['sub-actions', renderSubActions()],
+        ['inputs:shared', renderSharedInputs()],
+      ]),
+    ],
+  ]);
+  for (const command of COMMANDS)
+    readmes.set(
+      `${command}/README.md`,
+      new Map([
+        [`usage:${command}`, renderUsage(command)],
+        [`inputs:${command}`, renderInputs(command)],
+        [`outputs:${command}`, renderOutputs(command)],
+      ]),
+    );
+  return readmes;
+}
+
+/** A new command's README: its title, its description and empty blocks, for `--write` to fill. */
+export function readmeSkeleton(path: string): string {
+  const command = COMMANDS.find((name) => path === `${name}/README.md`);
+  if (!command) return '';
+  const block = (name: string): string => `<!-- generated:${name}:start -->\n<!-- generated:${name}:end -->`;
+  return [
+    `# ${command}`,
+    `\`uses: ${ACTION_REPOSITORY}/${command}@${VERSION}\`, one of the [svc-action](../README.md) sub-actions.`,
+    specs[command].description,
+    `## Usage\n\n${block(`usage:${command}`)}`,
+    `## Inputs\n\n${block(`inputs:${command}`)}`,
+    `## Outputs\n\n${block(`outputs:${command}`)}`,
+  ]
+    .join('\n\n')
+    .concat('\n');
 }
 
 /** Every generated file: path relative to the root → content. */
@@ -243,23 +283,27 @@ export function generatedFiles(): Map<string, string> {
   return files;
 }
 
-/** The README with every generated block replaced; problems name missing markers and stale blocks. */
-export function updateReadme(readme: string): { updated: string; problems: string[] } {
+/** A README (`path`) with every generated block replaced; problems name missing markers and stale blocks. */
+export function updateReadme(
+  path: string,
+  readme: string,
+  blocks: Map<string, string> = readmeBlocks().get(path) ?? new Map(),
+): { updated: string; problems: string[] } {
   const problems: string[] = [];
   let updated = readme;
-  for (const [name, content] of readmeBlocks()) {
+  for (const [name, content] of blocks) {
     const start = `<!-- generated:${name}:start -->`;
     const end = `<!-- generated:${name}:end -->`;
     const from = updated.indexOf(start);
     const to = updated.indexOf(end);
     if (from < 0 || to < from) {
-      problems.push(`README.md has no ${start} … ${end} block`);
+      problems.push(`${path} has no ${start} … ${end} block`);
       continue;
     }
     // Prettier would re-align the tables; the generator owns their layout.
     const wanted = `\n<!-- prettier-ignore-start -->\n${content}\n<!-- prettier-ignore-end -->\n`;
     if (updated.slice(from + start.length, to) !== wanted) {
-      problems.push(`the ${name} block of README.md is not what src/commands/ gives`);
+      problems.push(`the ${name} block of ${path} is not what src/commands/ gives`);
       updated = updated.slice(0, from + start.length) + wanted + updated.slice(to);
     }
   }
@@ -284,13 +328,21 @@ function main(args: string[]): number {
       console.log(`wrote ${path}`);
     } else problems.push(`${path} is not what src/commands/ gives`);
   }
-  const readmePath = join(root, 'README.md');
-  const readme = updateReadme(readFileSync(readmePath, 'utf8'));
-  if (write && readme.updated !== readFileSync(readmePath, 'utf8')) {
-    writeFileSync(readmePath, readme.updated);
-    console.log('wrote README.md');
+  for (const [path, blocks] of readmeBlocks()) {
+    const file = join(root, path);
+    const exists = existsSync(file);
+    if (!exists && !write) {
+      problems.push(`${path} does not exist`);
+      continue;
+    }
+    const current = exists ? readFileSync(file, 'utf8') : readmeSkeleton(path);
+    const readme = updateReadme(path, current, blocks);
+    if (write && (!exists || readme.updated !== current)) {
+      writeFileSync(file, readme.updated);
+      console.log(`wrote ${path}${exists ? '' : ' (new: write its prose)'}`);
+    }
+    problems.push(...readme.problems.filter((problem) => !write || problem.includes('has no')));
   }
-  problems.push(...readme.problems.filter((problem) => !write || problem.includes('has no')));
   for (const problem of problems) console.error(problem);
   if (problems.length > 0 && !write) console.error('Run `npm run generate` and commit the result.');
   return problems.length > 0 ? 1 : 0;

@@ -1,20 +1,25 @@
 /**
- * The README's workflows as a user copies them: every ```yaml block that is a whole workflow passes
- * actionlint, and every step that uses this repository's actions (`svc-actions/svc-action/<command>@v1`,
- * the root action with `command:`, or `./<command>` in the self-test workflow) names an action that
- * exists and passes only inputs that its action.yml declares. The generated blocks are checked by
- * `tsx scripts/generate.ts --check` (CI), not here.
+ * The READMEs (the root one and each sub-action's `<command>/README.md`) as a user reads them:
+ * - every ```yaml block that is a whole workflow passes actionlint;
+ * - every step that uses this repository's actions (`svc-actions/svc-action/<command>@v1`, the root
+ *   action with `command:`, or `./<command>` in the self-test workflow) names an action that exists
+ *   and passes only inputs that its action.yml declares;
+ * - every relative link of the READMEs and of the other Markdown files (docs/, CONTRIBUTING.md,
+ *   SECURITY.md, CHANGELOG.md) leads to a file that exists and, with `#anchor`, to a heading of it
+ *   (GitHub's anchors);
+ * - the root README's cookbook index links every recipe of the sub-action READMEs.
+ * The generated blocks are checked by `tsx scripts/generate.ts --check` (CI), not here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
 import { ACTION_REPOSITORY, repositoryRoot } from '../../scripts/generate.js';
 
 const root = repositoryRoot();
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const selfTest = readFileSync(join(root, '.github', 'workflows', 'self-test.yml'), 'utf8');
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+const selfTest = read('.github/workflows/self-test.yml');
 
 /** The commands, as the sub-action directories in the repository: each has an action.yml. */
 const COMMANDS = readdirSync(root, { withFileTypes: true })
@@ -22,9 +27,139 @@ const COMMANDS = readdirSync(root, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-const yamlBlocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
+/** Every README, relative to the root: the root one, then each sub-action's. */
+const READMES = ['README.md', ...COMMANDS.map((command) => `${command}/README.md`)].filter((path) =>
+  existsSync(join(root, path)),
+);
+
+/** Every Markdown file whose links are checked: the READMEs, the root's other files and docs/. */
+function markdownFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return walk(path);
+      return entry.name.endsWith('.md') ? [path] : [];
+    });
+  const rootFiles = readdirSync(root).filter((name) => name.endsWith('.md'));
+  return [...new Set([...READMES, ...rootFiles, ...(existsSync(join(root, 'docs')) ? walk('docs') : [])])];
+}
+
+/** The lines of Markdown outside fenced code blocks, with inline code spans blanked. */
+function proseLines(markdown: string): Array<{ line: string; number: number }> {
+  const lines: Array<{ line: string; number: number }> = [];
+  let fence: string | undefined;
+  markdown.split('\n').forEach((line, i) => {
+    const opening = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (opening) {
+      if (fence === undefined) fence = opening[1][0];
+      else if (opening[1][0] === fence) fence = undefined;
+      return;
+    }
+    if (fence === undefined) lines.push({ line: line.replace(/(`+)[\s\S]*?\1/g, ''), number: i + 1 });
+  });
+  return lines;
+}
+
+/** GitHub's anchor for a heading (github-slugger), from the heading's text with its markup removed. */
+function slug(heading: string): string {
+  const text = heading
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[^\p{L}\p{N}])[*_](.+?)[*_](?=[^\p{L}\p{N}]|$)/gu, '$1$2')
+    .replace(/<[^>]+>/g, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file: its headings (a repeated one gets -1, -2, …) and `<a id|name>`. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const opening = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (opening) {
+      if (fence === undefined) fence = opening[1][0];
+      else if (opening[1][0] === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      const base = slug(heading[1]);
+      const count = seen.get(base) ?? 0;
+      seen.set(base, count + 1);
+      anchors.add(count === 0 ? base : `${base}-${count}`);
+    }
+    for (const [, id] of line.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g)) anchors.add(id);
+  }
+  return anchors;
+}
+
+/** The relative links of a Markdown file (inline and reference definitions), with their line. */
+function linksOf(markdown: string): Array<{ target: string; line: number }> {
+  const links: Array<{ target: string; line: number }> = [];
+  for (const { line, number } of proseLines(markdown)) {
+    const targets = [
+      ...[...line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]),
+      ...[...line.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g)].map((match) => match[1]),
+      ...[...line.matchAll(/<a\s[^>]*href="([^"]+)"/g)].map((match) => match[1]),
+    ];
+    for (const target of targets)
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('//'))
+        links.push({ target, line: number });
+  }
+  return links;
+}
+
+/**
+ * What is wrong with the relative links of `files` (path relative to the root → its Markdown): a
+ * target that does not exist, or an `#anchor` that is not a heading of the Markdown file it names.
+ * `exists` and `readOther` reach the files that are not in `files`.
+ */
+function linkProblems(
+  files: Record<string, string>,
+  exists: (path: string) => boolean = (path) => existsSync(join(root, path)),
+  readOther: (path: string) => string = read,
+): string[] {
+  const problems: string[] = [];
+  const anchors = new Map<string, Set<string>>();
+  const anchorsOfFile = (path: string): Set<string> => {
+    if (!anchors.has(path)) anchors.set(path, anchorsOf(files[path] ?? readOther(path)));
+    return anchors.get(path)!;
+  };
+  for (const [file, markdown] of Object.entries(files))
+    for (const { target, line } of linksOf(markdown)) {
+      const hash = target.indexOf('#');
+      const pathPart = decodeURI(hash < 0 ? target : target.slice(0, hash));
+      const anchor = hash < 0 ? undefined : decodeURIComponent(target.slice(hash + 1));
+      const path = pathPart === '' ? file : normalize(join(dirname(file), pathPart)).replace(/\/$/, '');
+      const where = `${file}:${line}: ${target}`;
+      if (path.startsWith('..') || (!(path in files) && !exists(path))) {
+        problems.push(`${where}: ${path} does not exist`);
+        continue;
+      }
+      if (anchor === undefined || anchor === '') continue;
+      if (!path.endsWith('.md')) {
+        // GitHub's anchors of a source file are its lines: #L12 or #L12-L20.
+        if (!/^L\d+(-L\d+)?$/.test(anchor)) problems.push(`${where}: ${path} is not Markdown`);
+        continue;
+      }
+      if (!anchorsOfFile(path).has(anchor)) problems.push(`${where}: ${path} has no heading #${anchor}`);
+    }
+  return problems;
+}
+
+/** Every ```yaml block of every README, with the README it comes from. */
+const yamlBlocks = READMES.flatMap((readme) =>
+  [...read(readme).matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => ({ readme, block: match[1] })),
+);
 /** The blocks that are whole workflows (they have `on:` and `jobs:`), as opposed to single steps. */
-const workflows = yamlBlocks.filter((block) => /^on:/m.test(block) && /^jobs:/m.test(block));
+const workflows = yamlBlocks.filter(({ block }) => /^on:/m.test(block) && /^jobs:/m.test(block));
 
 interface Step {
   uses?: string;
@@ -88,7 +223,7 @@ function problemsOf(block: string): string[] {
   return problems;
 }
 
-/** A workflow with a mistake, linted with the README's: proves that the lint would fail a bad one. */
+/** A workflow with a mistake, linted with the READMEs': proves that the lint would fail a bad one. */
 const BROKEN =
   'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n';
 
@@ -119,13 +254,16 @@ function actionlint(files: Record<string, string>): { output: string; failing: s
   return { output, failing: failing.sort() };
 }
 
+/** The file each README workflow is linted as, named after its README: `<dir or root>-<n>.yml`. */
+const lintName = (readme: string, i: number): string =>
+  `${readme === 'README.md' ? 'root' : dirname(readme)}-${i}.yml`;
 const lint = actionlint({
-  ...Object.fromEntries(workflows.map((workflow, i) => [`readme-${i}.yml`, workflow])),
+  ...Object.fromEntries(workflows.map(({ readme, block }, i) => [lintName(readme, i), block])),
   'broken.yml': BROKEN,
 });
 
-describe('the workflows of README.md', () => {
-  it('finds the sub-action directories and the cookbook workflows', () => {
+describe('the READMEs', () => {
+  it('are the root one and one per sub-action directory', () => {
     expect(COMMANDS).toEqual([
       'run-workflow',
       'start-device-session',
@@ -134,9 +272,12 @@ describe('the workflows of README.md', () => {
       'wait-for-device-session',
       'wait-for-run',
     ]);
+    expect(READMES).toEqual(['README.md', ...COMMANDS.map((command) => `${command}/README.md`)]);
     expect(workflows.length).toBeGreaterThanOrEqual(10);
   });
+});
 
+describe('the workflows of every README', () => {
   it('pass actionlint', () => {
     expect(lint.output).toContain(`Checking ${workflows.length + 1} workflow file(s)`);
     // Only the deliberately broken workflow fails: the lint works, and every README workflow passes.
@@ -147,16 +288,40 @@ describe('the workflows of README.md', () => {
   });
 
   it('use only sub-actions that exist, with inputs that they declare', () => {
-    const problems = yamlBlocks.flatMap((block, i) =>
-      problemsOf(block).map((problem) => `block ${i}: ${problem}`),
+    const problems = yamlBlocks.flatMap(({ readme, block }, i) =>
+      problemsOf(block).map((problem) => `${readme}, block ${i}: ${problem}`),
     );
     expect(problems).toEqual([]);
   });
 
   it('pin third-party actions by commit SHA', () => {
-    for (const workflow of workflows)
-      for (const [, uses] of workflow.matchAll(/uses: (\S+)/g))
+    for (const { block } of workflows)
+      for (const [, uses] of block.matchAll(/uses: (\S+)/g))
         if (!uses.startsWith(ACTION_REPOSITORY)) expect(uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+  });
+});
+
+describe('the links between the READMEs and the docs', () => {
+  const files = Object.fromEntries(markdownFiles().map((path) => [path, read(path)]));
+
+  it('lead to files that exist and to headings that exist', () => {
+    expect(Object.keys(files)).toEqual(expect.arrayContaining([...READMES, 'SECURITY.md']));
+    expect(linkProblems(files)).toEqual([]);
+  });
+
+  it('include a cookbook index in the root README that links every recipe of the sub-action READMEs', () => {
+    const cookbook = /^## Cookbook\n([\s\S]*?)(?=^## )/m.exec(files['README.md'])?.[1] ?? '';
+    const indexed = new Set(linksOf(cookbook).map(({ target }) => target));
+    const recipes = COMMANDS.flatMap((command) => {
+      const readme = files[`${command}/README.md`] ?? '';
+      const section = /^## Recipes\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? '';
+      return proseLines(section)
+        .map(({ line }) => /^### (.*)$/.exec(line)?.[1])
+        .filter((title): title is string => title !== undefined)
+        .map((title) => `${command}/README.md#${slug(title)}`);
+    });
+    expect(recipes.length).toBeGreaterThanOrEqual(10);
+    expect(recipes.filter((recipe) => !indexed.has(recipe))).toEqual([]);
   });
 });
 
@@ -178,6 +343,43 @@ describe('the checks themselves', () => {
       'svc-actions/svc-action/wait-for-runs@v1: no action.yml in wait-for-runs',
       `svc-actions/svc-action@v1: \`command: run-workflows\` is not one of ${COMMANDS.join(', ')}`,
       'svc-actions/svc-action/run-workflow@main: not of the form svc-actions/svc-action[/<command>]@v1',
+    ]);
+  });
+
+  it('make anchors as GitHub does: markup removed, punctuation dropped, spaces to hyphens, repeats numbered', () => {
+    expect(slug('`run-workflow`')).toBe('run-workflow');
+    expect(slug('Token, permissions and secrets')).toBe('token-permissions-and-secrets');
+    expect(slug('End-to-end tests on Android with Appium (webdriverio)')).toBe(
+      'end-to-end-tests-on-android-with-appium-webdriverio',
+    );
+    expect(slug('Start the device first, build, then wait')).toBe('start-the-device-first-build-then-wait');
+    expect(slug('What `npm ci` prints: _really_ **nothing**')).toBe('what-npm-ci-prints-really-nothing');
+    expect(slug('snake_case and 1.2.3 · Ünïcode')).toBe('snake_case-and-123--ünïcode');
+    expect([...anchorsOf('# A\n## Notes\n```\n## Not a heading\n```\n### Notes\n<a id="here"></a>')]).toEqual(
+      ['a', 'notes', 'notes-1', 'here'],
+    );
+  });
+
+  it('report a missing file, a missing heading, and a link out of the repository; not links in code', () => {
+    const files = {
+      'README.md': [
+        '[ok](#b) [ok too](sub/README.md#c-d) [dir](docs) [lines](src/x.ts#L3-L9) [web](https://example.com/#x)',
+        '[gone](sub/GONE.md) [no heading](#nope) `[in code](#nope)` [out](../elsewhere.md)',
+        '```md',
+        '[in a fence](#nope)',
+        '```',
+        '## B',
+        '[ref]: sub/README.md#nope',
+      ].join('\n'),
+      'sub/README.md': '## C, d\n[back](../README.md#b) [broken](../README.md#c-d)',
+    };
+    const exists = (path: string): boolean => ['docs', 'src/x.ts'].includes(path);
+    expect(linkProblems(files, exists, () => '')).toEqual([
+      'README.md:2: sub/GONE.md: sub/GONE.md does not exist',
+      'README.md:2: #nope: README.md has no heading #nope',
+      'README.md:2: ../elsewhere.md: ../elsewhere.md does not exist',
+      'README.md:7: sub/README.md#nope: sub/README.md has no heading #nope',
+      'sub/README.md:2: ../README.md#c-d: README.md has no heading #c-d',
     ]);
   });
 });
