@@ -78,6 +78,38 @@ export function markdownVerbatim(text: string, max = 200): string {
 }
 
 /**
+ * A message from elsewhere (a job's error, the step's failure) kept as it came, line by line (`<br>`
+ * between its lines, at most `maxLines`), each line in code spans like markdownVerbatim, and every
+ * http(s) URL in it a link whose label is the URL itself in a code span: its characters stay as
+ * they came, so a secret in it is still masked, and it can be clicked. Outside table cells.
+ */
+export function markdownMessage(text: string, max = 1000, maxLines = 10): string {
+  const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  const shown = lines.slice(0, maxLines).map((line) => messageLine(line, max));
+  if (lines.length > maxLines) shown.push(`… (${lines.length - maxLines} more lines)`);
+  return shown.join('<br>');
+}
+
+function messageLine(line: string, max: number): string {
+  const flat = showBidi(oneLine(line, max));
+  const parts: string[] = [];
+  let last = 0;
+  for (const match of flat.matchAll(/https?:\/\/[^\s`<>"']+/g)) {
+    // Punctuation that ends a sentence is not part of the URL.
+    const url = match[0].replace(/[.,;:!?)\]]+$/, '');
+    const before = flat.slice(last, match.index).trim();
+    if (before) parts.push(codeSpan(before));
+    // Linked only when the link's target is the URL unchanged (nothing to encode; a bare host gains a `/`).
+    const href = httpUrl(url);
+    parts.push(href === url || href === `${url}/` ? `[${codeSpan(url)}](<${href}>)` : codeSpan(url));
+    last = match.index + url.length;
+  }
+  const rest = flat.slice(last).trim();
+  if (rest) parts.push(codeSpan(rest));
+  return parts.join(' ');
+}
+
+/**
  * Text from elsewhere as an inline code span that is also safe in a table cell (for ids, refs,
  * keys, and free-form text that a table shows): `|` is written `\|`, which GitHub shows as `|`.
  */

@@ -17,6 +17,8 @@
  * default path neither loads nor parses it. A comment that cannot be posted is a warning, never a
  * failure: the step's own result is what gates the pull request.
  */
+import { readFileSync } from 'node:fs';
+import { eventCommit } from './inputs/github-event.js';
 import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { status } from './summary.js';
@@ -82,7 +84,9 @@ export function renderComment(
       `${report.failed ? "Why it failed, with the service's messages" : 'Details'}: the ${markdownLink('job summary', run)}.`,
       '',
     );
-  const commit = env.GITHUB_SHA ? ` for commit ${markdownCode(env.GITHUB_SHA.slice(0, 12), 12)}` : '';
+  // The pull request's head commit: GITHUB_SHA is the merge commit, which no reviewer knows.
+  const sha = eventCommit({ env, input: () => '', readFile: (path) => readFileSync(path, 'utf8') });
+  const commit = sha ? ` for commit ${markdownCode(sha.slice(0, 12), 12)}` : '';
   lines.push(
     `<sub>Updated by ${run ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, run) : 'GitHub Actions'}${commit}.</sub>`,
   );

@@ -7,7 +7,7 @@
  */
 import type { DeviceSession } from './service/contract.js';
 import { redactDeep } from './io.js';
-import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText, markdownVerbatim } from './markdown.js';
 import { formatElapsed } from './text.js';
 import { formatTimestamp, msBetween } from './timestamps.js';
 
@@ -27,7 +27,7 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
   if (!('session' in report)) {
     const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
     const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
-    lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
+    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
     if (!report.notFound)
       lines.push(
         '**The session may still be running and billing**: stop it from its page, or it runs until its maximum duration.',

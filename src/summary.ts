@@ -8,7 +8,7 @@
  * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
 import { firstJobError, type DeviceSession, type WorkflowRun } from './service/contract.js';
-import { markdownCode, markdownLink, markdownText, markdownVerbatim } from './markdown.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText, markdownVerbatim } from './markdown.js';
 import { formatElapsed, oneLine } from './text.js';
 import { redactDeep } from './io.js';
 import { deviceTime } from './session-accounting.js';
@@ -59,6 +59,8 @@ export interface RunReport {
   waitedMs?: number;
   /** What the step said when it failed, in plain text (escaped here). */
   reason?: string;
+  /** The ref the step dispatched, shown while the run has not been read (`wait: false`). */
+  gitRef?: string;
 }
 
 const RUN_HEADINGS: Record<RunOutcome, string> = {
@@ -82,12 +84,25 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
     : `Workflow run ${markdownText(report.title, 120)}`;
   const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
-  lines.push('| Run | Status | Ref | Commit | Waited |', '| --- | --- | --- | --- | --- |');
   const commit = run?.gitCommitHash
     ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
+  // The ref only where it says more than the commit: a branch or tag, not the commit's own SHA.
+  const ref = run?.requestedGitRef ?? report.gitRef ?? '';
+  const hash = (run?.gitCommitHash ?? '').toLowerCase();
+  const showRef =
+    ref !== '' && !(hash !== '' && /^[0-9a-f]{7,40}$/i.test(ref) && hash.startsWith(ref.toLowerCase()));
+  const cells = [
+    ['Run', markdownLink(report.runId.slice(0, 8), report.runUrl)],
+    ['Status', run ? status(run.status) : status('new')],
+    ...(showRef ? [['Ref', markdownCode(ref, 120)]] : []),
+    ['Commit', commit],
+    ['Waited', report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)],
+  ];
   lines.push(
-    `| ${markdownLink(report.runId.slice(0, 8), report.runUrl)} | ${run ? status(run.status) : status('new')} | ${markdownCode(run?.requestedGitRef ?? '', 120)} | ${commit} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} |`,
+    `| ${cells.map(([name]) => name).join(' | ')} |`,
+    `| ${cells.map(() => '---').join(' | ')} |`,
+    `| ${cells.map(([, value]) => value).join(' | ')} |`,
     '',
   );
   lines.push(...why(report));
@@ -96,7 +111,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
     for (const job of run.jobs) {
       const followed = followedBy(report, job) ? '' : ' (not followed)';
       lines.push(
-        `| ${jobName(job)}${followed} | ${status(job.status)} | ${jobDuration(job)} | ${jobIds(job)} |`,
+        `| ${jobName(job)}${followed} | ${status(job.status)}${skippedBecause(job, run.jobs)} | ${jobDuration(job)} | ${jobIds(job)} |`,
       );
     }
     lines.push('');
@@ -114,7 +129,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
 function shownFields(run: WorkflowRun): WorkflowRun {
   const { id, status, url, gitCommitHash, requestedGitRef } = run;
   const jobs = run.jobs.map((job) => {
-    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt } = job;
+    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt, requiredJobKeys } = job;
     const error = firstJobError(job);
     return {
       id,
@@ -127,6 +142,7 @@ function shownFields(run: WorkflowRun): WorkflowRun {
       submissionId,
       createdAt,
       updatedAt,
+      requiredJobKeys,
     };
   });
   const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
@@ -167,7 +183,7 @@ function why(report: RunReport): string[] {
   }
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
-    lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
+    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
   const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
   if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
   return lines;
@@ -182,6 +198,17 @@ function jobName(job: Job): string {
   return job.name && job.name !== job.key
     ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
     : markdownCode(job.key, 60);
+}
+
+/** For a skipped job: the jobs it needs that did not succeed (`requiredJobKeys`), which is why. */
+function skippedBecause(job: Job, jobs: Job[]): string {
+  if (job.status !== 'skipped') return '';
+  const unsuccessful = (job.requiredJobKeys ?? []).filter(
+    (key) => jobs.find((other) => other.key === key)?.status !== 'success',
+  );
+  return unsuccessful.length > 0
+    ? ` (needs ${unsuccessful.map((key) => markdownCode(key, 60)).join(', ')}, which did not succeed)`
+    : '';
 }
 
 function jobIds(job: Job): string {
@@ -202,7 +229,7 @@ function jobDuration(job: Job): string {
 
 function jobError(job: Job): string {
   const text = firstJobError(job);
-  return text ? `: ${markdownVerbatim(text, 300)}` : '';
+  return text ? `: ${markdownMessage(text, 300, 5)}` : '';
 }
 
 /** How waiting for a session ended, as the summary tells it. */
@@ -243,12 +270,18 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     '',
   ];
   lines.push('| Session | Status | Waited | Device time |', '| --- | --- | --- | --- |');
-  const shownStatus = report.outcome === 'ready' ? '✅ ready' : status(session.status);
+  // A session this step stopped is stopped now, whatever its last read said.
+  const shownStatus =
+    report.outcome === 'ready'
+      ? '✅ ready'
+      : report.stopped === true && session.status !== 'stopped' && session.status !== 'errored'
+        ? `${status('stopped')} (was ${markdownText(session.status, 40)})`
+        : status(session.status);
   lines.push(
     `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${markdownText(deviceTime(session), 80)} |`,
     '',
   );
-  if (report.reason) lines.push(`> ${markdownVerbatim(report.reason, 1000)}`, '');
+  if (report.reason) lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
   if (report.stopped !== undefined)
     lines.push(
       report.stopped

@@ -195,6 +195,17 @@ describe('pull-request comment', () => {
     expect(run.stdout.split(`::add-mask::${GITHUB_TOKEN}`).slice(1).join('')).not.toContain(GITHUB_TOKEN);
   }
 
+  it("names the pull request's head commit in its footer, not GITHUB_SHA (the merge commit)", async () => {
+    const merge = 'f'.repeat(40);
+    const run = await runWorkflow({}, 'pull_request', { GITHUB_SHA: merge });
+    expect(run.exitCode).toBe(0);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain(`for commit \`${world.repo.headSha.slice(0, 12)}\``);
+    expect(body).not.toContain(merge.slice(0, 12));
+    // One heading line: the outcome is said once.
+    expect(body.split('\n').filter((line) => line.includes('the step succeeded'))).toHaveLength(1);
+  });
+
   it('creates one sticky comment with the result table, then updates it in place', async () => {
     github.comments.push({
       id: 1,

@@ -128,7 +128,13 @@ export const runWorkflow = defineCommand({
         );
         await io.appendSummary(
           renderRunSummary(
-            { title: values.workflow, runId: dispatched.id, runUrl, outcome: 'not-followed' },
+            {
+              title: values.workflow,
+              runId: dispatched.id,
+              runUrl,
+              outcome: 'not-followed',
+              gitRef: values['git-ref'],
+            },
             io.redact,
           ),
         );

@@ -1,0 +1,66 @@
+/**
+ * What the job summary of a run says, through the built bundles: the Ref column only where it says
+ * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
+ * with its URL clickable, and what is known after a dispatch with `wait: false`.
+ */
+import { runAction } from '../helpers/run-action.js';
+import { createWorld, type World } from '../helpers/world.js';
+import { GATE } from '../helpers/workflows.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 30 });
+});
+afterAll(() => world.sim.close());
+beforeEach(() => world.sim.reset());
+
+const dispatch = (inputs: Record<string, string> = {}) =>
+  runAction({
+    entry: 'run-workflow',
+    inputs: {
+      ...world.api,
+      workflow: 'gate.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      ...inputs,
+    },
+  });
+
+/** The header of the summary's first table. */
+const header = (summary: string): string =>
+  summary.split('\n').find((line) => line.startsWith('| Run')) ?? '';
+
+test('the Ref column only when it differs from the commit: shown for a branch, not for the SHA itself', async () => {
+  const byBranch = await dispatch();
+  expect(byBranch.exitCode).toBe(0);
+  expect(header(byBranch.summary)).toBe('| Run | Status | Ref | Commit | Waited |');
+  expect(byBranch.summary).toContain('`refs/heads/main`');
+
+  world.sim.reset();
+  const bySha = await dispatch({ 'git-ref': world.repo.headSha });
+  expect(bySha.exitCode).toBe(0);
+  expect(header(bySha.summary)).toBe('| Run | Status | Commit | Waited |');
+});
+
+test('a failed job: its multi-line error kept as lines, its URL clickable; the skipped job names the job it needed', async () => {
+  const url = 'https://svc.example.com/builds/42/logs';
+  world.sim.setJobBehaviour('build_ios', {
+    outcome: 'failure',
+    errorMessage: `Gradle failed:\nTask :app:compile FAILED\nSee ${url}.`,
+  });
+  const run = await dispatch();
+  expect(run.exitCode).toBe(1);
+  expect(run.summary).toContain(
+    `- Build iOS (\`build_ios\`): \`Gradle failed:\`<br>\`Task :app:compile FAILED\`<br>\`See\` [\`${url}\`](<${url}>) \`.\``,
+  );
+  expect(run.summary).toMatch(
+    /\| Tests \(`test`\) \| ⏭️ skipped \(needs `build_ios`, which did not succeed\) \|/,
+  );
+});
+
+test('wait: false: the summary shows what is known, the ref dispatched', async () => {
+  const run = await dispatch({ wait: 'false' });
+  expect(run.exitCode).toBe(0);
+  expect(header(run.summary)).toBe('| Run | Status | Ref | Commit | Waited |');
+  expect(run.summary).toContain('| 🕒 new | `main` |');
+});
