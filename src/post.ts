@@ -10,7 +10,9 @@
  * debug level.
  */
 import { createCoreIO, type ActionIO } from './io.js';
-import { maskSecretInputs } from './commands/index.js';
+import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
+import { commentOnPullRequest } from './pr-comment.js';
+import { PULL_REQUEST_EVENTS } from './inputs/github-event.js';
 import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID, isSessionTerminal, type DeviceSession } from './service/contract.js';
@@ -48,6 +50,34 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   } finally {
     if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
   }
+  if (reports.length > 0) await updateComment(io, reports[reports.length - 1]);
+}
+
+/**
+ * With `comment: true` on a pull request, the session's sticky comment says how the session ended
+ * (stopped, and after how long), so it never shows a device as running after the job. The comment's
+ * subject and token come from this step's inputs, read as the main step read them.
+ */
+async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
+  if (!(PULL_REQUEST_EVENTS as readonly string[]).includes(process.env.GITHUB_EVENT_NAME ?? '')) return;
+  let comment;
+  try {
+    comment = COMMANDS['start-device-session'].read(inputSource(io)).comment;
+  } catch {
+    return;
+  }
+  if (!comment) return;
+  await commentOnPullRequest(
+    { githubToken: comment.githubToken ?? '' },
+    {
+      command: 'start-device-session',
+      subject: comment.subject,
+      outputs: { 'session-id': last.id, 'session-url': last.url ?? '', status: last.status ?? '' },
+      failed: false,
+      ended: `${last.did}${last.deviceTime ? ` (device time: ${last.deviceTime})` : ''}`,
+    },
+    io,
+  );
 }
 
 /** Every session the main step created (start-attempts), the last one as the single-session keys say. */

@@ -44,6 +44,8 @@ export interface CommentReport {
   outputs: Record<string, string>;
   /** Whether the step failed. */
   failed: boolean;
+  /** From the post step: what it did with the session when the job ended (the comment's new heading). */
+  ended?: string;
 }
 
 /** An ActionIO that also keeps every output the command sets in `outputs`, for the comment. */
@@ -73,7 +75,11 @@ export function renderComment(
     report.command === 'run-workflow'
       ? `Workflow run ${markdownCode(report.subject, 120)}`
       : `Device session ${markdownCode(report.subject, 120)}`;
-  const outcome = report.failed ? '❌ the step failed' : '✅ the step succeeded';
+  const outcome = report.ended
+    ? `⏹️ the job ended: the post step ${markdownText(report.ended, 200)}`
+    : report.failed
+      ? '❌ the step failed'
+      : '✅ the step succeeded';
   const lines = [commentMarker(report), `**svc** · ${what}: ${outcome}`, ''];
   lines.push(
     ...(report.command === 'run-workflow' ? runLines(report.outputs) : sessionLines(report.outputs)),

@@ -403,6 +403,33 @@ describe('pull-request comment', () => {
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
 
+  it('the post step updates the session comment when it stops the session: it never shows a device running after the job', async () => {
+    const inputs = {
+      command: 'start-device-session',
+      ...world.api,
+      platform: 'ios',
+      name: 'checkout flow',
+      'poll-interval-seconds': '0.05',
+      comment: 'true',
+      'github-token': GITHUB_TOKEN,
+    };
+    const main = await runAction({ runtime, inputs, env: githubEnv() });
+    expect(main.exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0].body).toContain('✅ the step succeeded');
+    const post = await runPost(main, { runtime, inputs, env: githubEnv() });
+    expect(post.exitCode).toBe(0);
+    // The same comment, updated in place: stopped, and after how long.
+    expect(github.comments).toHaveLength(1);
+    const body = github.comments[0].body;
+    expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
+    expect(body).toMatch(
+      /⏹️ the job ended: the post step stopped it \\\(device time\\: \d+s of its \d+ min maximum\\\)/,
+    );
+    expect(body).toContain('| ⏹️ stopped |');
+    expect(body).not.toContain('the step succeeded');
+  });
+
   it('is skipped with a notice outside pull-request events, with or without a github-token', async () => {
     for (const inputs of [{}, { 'github-token': '' }] as Record<string, string>[]) {
       const result = await runWorkflow(inputs, 'push');
