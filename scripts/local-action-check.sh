@@ -34,7 +34,8 @@ if [ -z "$url" ] || [ -z "$token" ] || [ -z "$app_id" ]; then
   exit 1
 fi
 
-uuid='^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+# The id pattern of the contract (src/service/contract.ts), not a copy of it.
+uuid=$(npx --no-install tsx -e "import { UUID } from './src/service/contract.ts'; console.log(UUID.source)")
 failed=0
 problems=()
 
@@ -76,13 +77,12 @@ report() {
   fi
 }
 
-# local-action fills an input from action.yml's default without evaluating expressions, so the
-# `${{ github.token }}` default of github-token would arrive as text; .env.example sets it too.
+# A minimal environment: local-action fills github-token with its unevaluated `${{ github.token }}`
+# default, which an unused input never fails on.
 common="INPUT_TOKEN=$token
 INPUT_BASE-URL=$url
 INPUT_APP-ID=$app_id
-INPUT_POLL-INTERVAL-SECONDS=0.2
-INPUT_GITHUB-TOKEN=not-used-without-comment"
+INPUT_POLL-INTERVAL-SECONDS=0.2"
 
 # A device session: ready in the main step, stopped by the post step.
 printf '%s\n' "$common" "INPUT_COMMAND=start-device-session" "INPUT_PLATFORM=ios" "INPUT_TYPE=agent-device" \

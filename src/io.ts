@@ -123,7 +123,11 @@ export function createCoreIO(): ActionIO {
     // (it tries `::` first and `##[` only when that fails), so nothing inside the data is obeyed.
     warning: (message) => core.warning(redact(message)),
     error: (message) => core.error(redact(message)),
-    setFailed: (message) => core.setFailed(redact(message)),
+    setFailed: (message) => {
+      core.setFailed(redact(message));
+      // @actions/core sets exit code 1 itself; @github/local-action's stand-in for it does not.
+      process.exitCode = 1;
+    },
     notice: (message) => core.notice(redact(message)),
     debug: (message) => core.debug(redact(message)),
     group: (title, fn) => core.group(redact(title), fn),

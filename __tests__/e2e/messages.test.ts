@@ -83,3 +83,19 @@ test('a token that was sent but stripped on the way: the error says the header d
     await new Promise((resolve) => gateway.close(resolve));
   }
 });
+
+test('an unused github-token never fails a step: the unevaluated `${{ github.token }}` of a local run', async () => {
+  const result = await runAction({
+    entry: 'run-workflow',
+    inputs: {
+      ...world.api,
+      workflow: 'e2e.yml',
+      'git-ref': 'main',
+      wait: 'false',
+      comment: 'false',
+      'github-token': '${{ github.token }}',
+    },
+  });
+  expect(result.exitCode).toBe(0);
+  expect(renderLog(result.stdout)).not.toMatch(/github-token/);
+});
