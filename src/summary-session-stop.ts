@@ -7,8 +7,9 @@
  */
 import type { DeviceSession } from './service/contract.js';
 import { redactDeep } from './io.js';
-import { markdownCode, markdownLink, markdownMessage, markdownText, markdownVerbatim } from './markdown.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText } from './markdown.js';
 import { formatElapsed } from './text.js';
+import { sessionTitle } from './summary.js';
 import { formatTimestamp, msBetween } from './timestamps.js';
 
 export type StopReport =
@@ -36,14 +37,9 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
     return lines.join('\n');
   }
   const { session } = report;
-  const what = [session.platform, session.type]
-    .filter(Boolean)
-    .map((part) => markdownText(String(part), 30))
-    .join(' ');
-  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
   const outcome = OUTCOMES[session.status] ?? markdownText(session.status, 40);
   const ran = msBetween(session.startedAt, session.finishedAt);
-  const lines = [`### Device session${name}${what ? ` (${what})` : ''}: ${outcome}`, ''];
+  const lines = [`### ${sessionTitle(session)}: ${outcome}`, ''];
   lines.push('| Session | Status | Finished | Ran for |', '| --- | --- | --- | --- |');
   lines.push(
     `| ${markdownLink(session.id, session.url, 60)} | ${markdownText(session.status, 40)} | ${formatTimestamp(session.finishedAt) ?? ''} | ${ran === undefined ? '' : formatElapsed(ran)} |`,

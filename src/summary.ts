@@ -257,18 +257,20 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
   failed: '❌ could not be followed',
 };
 
-export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
-  const report = redactDeep({ ...input, session: shownSessionFields(input.session) }, redact);
-  const { session } = report;
+/** `Device session <name> (<platform> <type>)`, the start of every session summary's heading. */
+export function sessionTitle(session: Partial<Pick<DeviceSession, 'name' | 'platform' | 'type'>>): string {
   const what = [session.platform, session.type]
     .filter(Boolean)
     .map((part) => markdownText(String(part), 30))
     .join(' ');
   const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
-  const lines = [
-    `### Device session${name}${what ? ` (${what})` : ''}: ${SESSION_HEADINGS[report.outcome]}`,
-    '',
-  ];
+  return `Device session${name}${what ? ` (${what})` : ''}`;
+}
+
+export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
+  const report = redactDeep({ ...input, session: shownSessionFields(input.session) }, redact);
+  const { session } = report;
+  const lines = [`### ${sessionTitle(session)}: ${SESSION_HEADINGS[report.outcome]}`, ''];
   lines.push('| Session | Status | Waited | Device time |', '| --- | --- | --- | --- |');
   // A session this step stopped is stopped now, whatever its last read said.
   const shownStatus =
