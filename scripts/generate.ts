@@ -5,7 +5,7 @@
  *   action.yml                   the root action: `command` plus every command's inputs and outputs
  *   <command>/action.yml         one sub-action per command, exactly its inputs and outputs
  *   README blocks                <!-- generated:NAME:start --> … <!-- generated:NAME:end -->
- *     README.md                    sub-actions (the table of sub-actions), inputs:shared
+ *     README.md                    sub-actions (the table of sub-actions), inputs:shared, inputs:root
  *     <command>/README.md          usage:<command>, inputs:<command> (every input, shared ones
  *                                  included), outputs:<command>
  *
@@ -229,6 +229,18 @@ function renderSharedInputs(): string {
   return lines.join('\n');
 }
 
+/** The root action's inputs beyond the shared ones: each with the commands that read it, linked. */
+function renderRootInputs(): string {
+  const shared = sharedInputs();
+  const lines = ['| Input | Read by |', '| --- | --- |'];
+  for (const [name, { users }] of mergedInputs()) {
+    if (shared.has(name)) continue;
+    const readers = users.map((user) => `[\`${user}\`](${user}/README.md#inputs)`).join(', ');
+    lines.push(`| \`${name}\` | ${readers} |`);
+  }
+  return lines.join('\n');
+}
+
 function renderOutputs(command: Command): string {
   const lines = ['| Output | Description |', '| --- | --- |'];
   for (const [name, description] of Object.entries(specs[command].outputs))
@@ -244,6 +256,7 @@ export function readmeBlocks(): Map<string, Map<string, string>> {
       new Map([
         ['sub-actions', renderSubActions()],
         ['inputs:shared', renderSharedInputs()],
+        ['inputs:root', renderRootInputs()],
       ]),
     ],
   ]);
