@@ -5,7 +5,8 @@
  *   action.yml                   the root action: `command` plus every command's inputs and outputs
  *   <command>/action.yml         one sub-action per command, exactly its inputs and outputs
  *   README blocks                <!-- generated:NAME:start --> … <!-- generated:NAME:end -->
- *     README.md                    sub-actions (the table of sub-actions), inputs:shared, inputs:root
+ *     README.md                    sub-actions (the table of sub-actions), inputs:shared, inputs:root,
+ *                                  outputs:root
  *     <command>/README.md          usage:<command>, inputs:<command> (every input, shared ones
  *                                  included), outputs:<command>
  *
@@ -241,6 +242,19 @@ function renderRootInputs(): string {
   return lines.join('\n');
 }
 
+/** The root action's outputs: each with the commands that set it, linked. */
+function renderRootOutputs(): string {
+  const lines = ['| Output | Set by |', '| --- | --- |'];
+  const names = [...new Set(COMMANDS.flatMap((command) => Object.keys(specs[command].outputs)))];
+  for (const name of names) {
+    const setters = COMMANDS.filter((command) => name in specs[command].outputs);
+    lines.push(
+      `| \`${name}\` | ${setters.map((user) => `[\`${user}\`](${user}/README.md#outputs)`).join(', ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function renderOutputs(command: Command): string {
   const lines = ['| Output | Description |', '| --- | --- |'];
   for (const [name, description] of Object.entries(specs[command].outputs))
@@ -257,6 +271,7 @@ export function readmeBlocks(): Map<string, Map<string, string>> {
         ['sub-actions', renderSubActions()],
         ['inputs:shared', renderSharedInputs()],
         ['inputs:root', renderRootInputs()],
+        ['outputs:root', renderRootOutputs()],
       ]),
     ],
   ]);
