@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readActionYaml, runStep, type StepOptions } from '../helpers/run-action.js';
-import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import { readActionYaml, type StepOptions } from '../helpers/run-action.js';
+import { apiRequests, createWorld, until, type World, followRunStep } from '../helpers/world.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const PIPELINE = `name: Store
@@ -37,18 +37,8 @@ function runOn(gitRef: string): Promise<WorkflowRun> {
   return world.sim.createRun({ appId: world.project.id, gitRef, fileName: 'store.yml' });
 }
 
-function follow(runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-  return runStep('wait-for-run', {
-    ...options,
-    inputs: {
-      token: world.token,
-      'base-url': world.sim.url,
-      'run-id': runId,
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
-}
+const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
+  followRunStep(world, runId, inputs, options);
 
 /** The environment of a pull_request event whose head is `headSha` (GITHUB_SHA: its merge commit). */
 function pullRequestEnv(headSha: string): Record<string, string> {

@@ -4,7 +4,7 @@
  * to the same outputs, summary and exit rules as run-workflow, on Node 24.
  */
 import { runStep, type ActionRun, type StepOptions } from '../helpers/run-action.js';
-import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
+import { apiRequests, createWorld, until, type World, followRunStep } from '../helpers/world.js';
 import { STORE } from '../helpers/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
@@ -31,18 +31,8 @@ async function someoneElsesRun(): Promise<WorkflowRun> {
   });
 }
 
-function follow(runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-  return runStep('wait-for-run', {
-    ...options,
-    inputs: {
-      token: world.token,
-      'base-url': world.sim.url,
-      'run-id': runId,
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
-}
+const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
+  followRunStep(world, runId, inputs, options);
 
 const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
   JSON.parse(result.outputs.jobs);

@@ -3,6 +3,7 @@
  * repository is held in memory (no git process, no file), a developer robot token, and tokens of the
  * other roles for permission tests.
  */
+import { runStep, type ActionRun, type StepOptions } from './run-action.js';
 import {
   MemoryRepo,
   startSimulator,
@@ -73,4 +74,23 @@ export function apiRequests(sim: Simulator): string[] {
   return sim.requests
     .filter((request) => !request.control)
     .map((request) => `${request.method} ${request.path}`);
+}
+
+/** A wait-for-run step of this world following `runId`, as a `uses:` step runs it (fast polls). */
+export function followRunStep(
+  world: World,
+  runId: string,
+  inputs: Record<string, string> = {},
+  options: StepOptions = {},
+): Promise<ActionRun> {
+  return runStep('wait-for-run', {
+    ...options,
+    inputs: {
+      token: world.token,
+      'base-url': world.sim.url,
+      'run-id': runId,
+      'poll-interval-seconds': '0.05',
+      ...inputs,
+    },
+  });
 }
