@@ -12,7 +12,7 @@
 import { createCoreIO, type ActionIO } from './io.js';
 import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
 import { commentOnPullRequest } from './pr-comment.js';
-import { PULL_REQUEST_EVENTS } from './inputs/github-event.js';
+import { isPullRequestEvent } from './inputs/github-event.js';
 import { createClient, envNumber } from './client-factory.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID, isSessionTerminal, type DeviceSession } from './service/contract.js';
@@ -59,7 +59,7 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
  * subject and token come from this step's inputs, read as the main step read them.
  */
 async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
-  if (!(PULL_REQUEST_EVENTS as readonly string[]).includes(process.env.GITHUB_EVENT_NAME ?? '')) return;
+  if (!isPullRequestEvent(process.env.GITHUB_EVENT_NAME)) return;
   let comment;
   try {
     comment = COMMANDS['start-device-session'].read(inputSource(io)).comment;

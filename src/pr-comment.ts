@@ -18,13 +18,13 @@
  * failure: the step's own result is what gates the pull request.
  */
 import { readFileSync } from 'node:fs';
-import { eventCommit } from './inputs/github-event.js';
+import { eventCommit, isPullRequestEvent } from './inputs/github-event.js';
+import { credential, InputProblem } from './inputs/parsers.js';
 import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from './markdown.js';
 import { status } from './summary.js';
 import { oneLine } from './text.js';
 
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 /** GitHub refuses comment bodies longer than 65,536 characters. */
 const MAX_BODY = 60_000;
 /** Jobs listed in the comment; the job summary has them all. */
@@ -213,7 +213,7 @@ export async function commentOnPullRequest(
   env: Record<string, string | undefined> = process.env,
 ): Promise<void> {
   const event = env.GITHUB_EVENT_NAME ?? '';
-  if (!PULL_REQUEST_EVENTS.has(event)) {
+  if (!isPullRequestEvent(event)) {
     io.notice(
       `comment: true, but this is ${event ? `a \`${oneLine(event, 40)}\` event` : 'not a GitHub event'}, not a pull request; no comment was posted.`,
     );
@@ -225,7 +225,7 @@ export async function commentOnPullRequest(
     return;
   }
   // Checked only here, where it is used: an unused github-token never fails a step.
-  if (!/^[\x21-\x7e]+$/.test(settings.githubToken)) {
+  if (!isCredential(settings.githubToken)) {
     io.warning(
       'comment: true, but `github-token` is not a token (it must be one word of printable ASCII, such as `${{ github.token }}` evaluates to); no comment was posted.',
     );
@@ -285,5 +285,16 @@ export async function commentOnPullRequest(
         : '';
     const reason = oneLine(error instanceof Error ? error.message : String(error), 300);
     io.warning(`Could not post the pull request comment: ${reason}.${hint}`);
+  }
+}
+
+/** The input parsers' rule for a token (one word of printable ASCII), as a test. */
+function isCredential(value: string): boolean {
+  try {
+    credential(value, 'github-token');
+    return true;
+  } catch (error) {
+    if (error instanceof InputProblem) return false;
+    throw error;
   }
 }

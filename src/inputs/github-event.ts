@@ -9,6 +9,11 @@ import type { InputSource } from './table.js';
 
 export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
 
+/** Whether the step runs for a pull request (the only events with a pull request to comment on). */
+export function isPullRequestEvent(name: string | undefined): boolean {
+  return (PULL_REQUEST_EVENTS as readonly string[]).includes(name ?? '');
+}
+
 /** `eventCommit` as a runner expression, for an action.yml default. */
 export const EVENT_COMMIT_EXPRESSION = `\${{ (${PULL_REQUEST_EVENTS.map((event) => `github.event_name == '${event}'`).join(' || ')}) && github.event.pull_request.head.sha || github.sha }}`;
 
