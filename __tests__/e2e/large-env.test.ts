@@ -6,13 +6,14 @@
  */
 import { renderLog, runAction, runPost } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const RUNTIME = 'node24';
 
 describe('exported variables', () => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
   afterEach(() => {

@@ -7,6 +7,7 @@
 import { readRunnerOutput } from '../../scripts/runner-commands.js';
 import { renderLog, runAction, runPost } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const PEM = [
   '-----BEGIN PRIVATE KEY-----',
@@ -47,7 +48,7 @@ const CAPABILITIES = {
 describe('Appium capabilities in the log', () => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
   afterEach(() => {

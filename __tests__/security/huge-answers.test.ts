@@ -9,6 +9,7 @@
 import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../scripts/huge-answer.js';
 import { runAction, runPost, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const RUNTIME = 'node24';
 /** Far above what the step needs (well under a second), far below what the quadratic work took (minutes). */
@@ -17,7 +18,7 @@ const SAFETY_NET_MS = 45_000;
 describe('a huge answer from the service', () => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
   beforeEach(() => {

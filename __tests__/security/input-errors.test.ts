@@ -5,12 +5,13 @@
  */
 import { runAction } from '../helpers/run-action.js';
 import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 import { errorLines } from './audit.js';
 
 describe('input errors', () => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
 

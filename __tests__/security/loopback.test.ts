@@ -6,6 +6,7 @@
  */
 import { renderLog, runAction, type ActionRun } from '../helpers/run-action.js';
 import { createWorld, type World } from '../helpers/world.js';
+import { ONE_BUILD } from '../helpers/workflows.js';
 
 const WARNING = /Warning: `base-url` uses plain http to .*: the access token travels unencrypted\./;
 
@@ -13,7 +14,7 @@ describe('plain-http warning', () => {
   let world: World;
   let port: string;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
     port = new URL(world.sim.url).port;
   });
   afterAll(() => world.sim.close());
