@@ -58,7 +58,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   const outputs: Record<string, string> = {};
   const commandIO: ActionIO = comment ? recordingOutputs(io, outputs) : io;
   let client: ServiceClient | undefined;
-  let failure: string | undefined;
+  let failed = false;
   try {
     await invocation.run({
       io: commandIO,
@@ -70,8 +70,9 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     if (cancellation.signal.aborted)
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
+    reportFailure(io, error);
     // The comment says only that the step failed: the message may quote the service (see pr-comment.ts).
-    failure = io.redact(reportFailure(io, error));
+    failed = true;
   } finally {
     client?.dispose();
     process.off('SIGINT', onSignal);
@@ -82,7 +83,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     return io.info('The step was cancelled; no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { command: comment.kind, subject: comment.subject, outputs, failed: failure !== undefined },
+    { command: comment.kind, subject: comment.subject, outputs, failed },
     io,
   );
 }
