@@ -6,7 +6,7 @@
  * `run(command)` is what each sub-action's bundle calls; `run()` without a command is the root
  * action, where the `command` input chooses.
  */
-import { createCoreIO, type ActionIO } from './io.js';
+import { createCoreIO, type ActionIO } from './github/io.js';
 import {
   COMMANDS,
   inputSource,
@@ -17,10 +17,10 @@ import {
   type CommandName,
 } from './commands/index.js';
 import type { Command, Invocation } from './commands/command.js';
-import { createClient } from './client-factory.js';
+import { createClient } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
-import { commentOnPullRequest, recordingOutputs } from './pr-comment.js';
-import { saveInitialState } from './session-state.js';
+import { commentOnPullRequest, recordingOutputs } from './github/comment.js';
+import { saveInitialState } from './sessions/state.js';
 import type { ServiceClient } from './service/client.js';
 
 export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {

@@ -9,18 +9,23 @@
  * reported, naming the session and where to look. A step that started no session says nothing above
  * debug level.
  */
-import { createCoreIO, type ActionIO } from './io.js';
+import { createCoreIO, type ActionIO } from './github/io.js';
 import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
-import { commentOnPullRequest } from './pr-comment.js';
-import { isPullRequestEvent } from './inputs/github-event.js';
-import { createClient, envNumber } from './client-factory.js';
+import { commentOnPullRequest } from './github/comment.js';
+import { isPullRequestEvent } from './github/event.js';
+import { createClient, envNumber } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID, isSessionTerminal, type DeviceSession } from './service/contract.js';
 import type { ServiceClient } from './service/client.js';
-import { STATE, readSessions, restoreTransport, type SavedSession } from './session-state.js';
-import { alreadyEndedMessage, deviceTime, renderPostSummary, type PostReport } from './session-accounting.js';
-import { POST_STOP_GRACE_MS } from './runner-timings.js';
-import { logStopped, stopSession } from './session-stop.js';
+import { STATE, readSessions, restoreTransport, type SavedSession } from './sessions/state.js';
+import {
+  alreadyEndedMessage,
+  deviceTime,
+  renderPostSummary,
+  type PostReport,
+} from './sessions/accounting.js';
+import { POST_STOP_GRACE_MS } from './github/runner-timings.js';
+import { logStopped, stopSession } from './sessions/stop.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;

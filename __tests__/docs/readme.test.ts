@@ -8,14 +8,14 @@
  *   SECURITY.md, CHANGELOG.md) leads to a file that exists and, with `#anchor`, to a heading of it
  *   (GitHub's anchors);
  * - the root README's cookbook index links every recipe of the sub-action READMEs.
- * The generated blocks are checked by `tsx scripts/generate.ts --check` (CI), not here.
+ * The generated blocks are checked by `tsx scripts/generate/main.ts --check` (CI), not here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
-import { ACTION_REPOSITORY, repositoryRoot } from '../../scripts/generate.js';
+import { ACTION_REPOSITORY, repositoryRoot } from '../../scripts/generate/main.js';
 
 const root = repositoryRoot();
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');

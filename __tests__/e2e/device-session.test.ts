@@ -5,9 +5,9 @@
  * is dist/post) and the root action (`command: start-device-session`) are both exercised. Every test
  * ends by checking that no session is left active.
  */
-import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../helpers/run-action.js';
-import { apiRequests, createWorld, until, type World } from '../helpers/world.js';
-import { ONE_BUILD } from '../helpers/workflows.js';
+import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/run-action.js';
+import { apiRequests, createWorld, until, type World } from '../harness/world.js';
+import { ONE_BUILD } from '../harness/workflows.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 const ACTIONS = ['start-device-session', 'root'] as const;

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { runAction, type ActionRun, type RunOptions } from '../helpers/run-action.js';
+import { runAction, type ActionRun, type RunOptions } from '../harness/run-action.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld, type World } from '../helpers/world.js';
-import { errorLines } from '../security/audit.js';
+import { createWorld, type World } from '../harness/world.js';
+import { errorLines } from './security/audit.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -13,9 +13,9 @@ import { UUID } from '../../src/service/contract.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { renderLog, runAction, ROOT, type ActionRun } from '../helpers/run-action.js';
-import { createWorld, until, type World } from '../helpers/world.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../helpers/workflows.js';
+import { renderLog, runAction, ROOT, type ActionRun } from '../harness/run-action.js';
+import { createWorld, until, type World } from '../harness/world.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 
 const DIR = join(ROOT, 'docs', 'examples');
 const UPDATE = process.env.UPDATE_EXAMPLES === '1';

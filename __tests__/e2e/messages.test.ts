@@ -5,8 +5,8 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction } from '../helpers/run-action.js';
-import { apiRequests, createWorld, type World } from '../helpers/world.js';
+import { renderLog, runAction } from '../harness/run-action.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
 
 let world: World;
 beforeAll(async () => {

@@ -6,8 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
-import { createWorld, until, type World } from '../helpers/world.js';
+import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
+import { createWorld, until, type World } from '../harness/world.js';
 
 let world: World;
 beforeAll(async () => {

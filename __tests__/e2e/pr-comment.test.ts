@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../helpers/run-action.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
+import { createWorld, type World } from '../harness/world.js';
 
 const GATE = `name: Gate
 on:

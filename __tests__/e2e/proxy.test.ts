@@ -8,10 +8,10 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { renderLog, runAction, runPost } from '../helpers/run-action.js';
-import { apiRequests, createWorld, type World } from '../helpers/world.js';
-import { ONE_BUILD } from '../helpers/workflows.js';
-import { errorLines } from '../security/audit.js';
+import { renderLog, runAction, runPost } from '../harness/run-action.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { ONE_BUILD } from '../harness/workflows.js';
+import { errorLines } from './security/audit.js';
 
 const HOST = 'svc.test';
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;

@@ -4,9 +4,9 @@
  * GITHUB_STEP_SUMMARY file): the session, how it ended, when it finished and how long it ran, or
  * that it could not be stopped and may still be running.
  */
-import { formatElapsed } from '../../src/text.js';
-import { runStep } from '../helpers/run-action.js';
-import { createWorld, type World } from '../helpers/world.js';
+import { formatElapsed } from '../../src/text/plain.js';
+import { runStep } from '../harness/run-action.js';
+import { createWorld, type World } from '../harness/world.js';
 import { call } from '../simulator/helpers.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -3,9 +3,9 @@
  * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
  * with its URL clickable, and what is known after a dispatch with `wait: false`.
  */
-import { runAction } from '../helpers/run-action.js';
-import { createWorld, type World } from '../helpers/world.js';
-import { GATE } from '../helpers/workflows.js';
+import { runAction } from '../harness/run-action.js';
+import { createWorld, type World } from '../harness/world.js';
+import { GATE } from '../harness/workflows.js';
 
 let world: World;
 beforeAll(async () => {

@@ -11,9 +11,9 @@ import {
   runStepPost,
   type ActionRun,
   type StepOptions,
-} from '../helpers/run-action.js';
-import { apiRequests, createWorld, type World } from '../helpers/world.js';
-import { ONE_BUILD } from '../helpers/workflows.js';
+} from '../harness/run-action.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { ONE_BUILD } from '../harness/workflows.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 

@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../helpers/run-action.js';
-import { apiRequests, createWorld, type World } from '../helpers/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../helpers/git-workspace.js';
+import { runStep, type StepOptions } from '../harness/run-action.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
 
 const GATE = `name: Gate
 on:

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, errorCodes, errorMessages, UNKNOWN_UUID } from './helpers.js';
-import { createWorld, type World } from '../helpers/world.js';
-import { ONE_BUILD } from '../helpers/workflows.js';
+import { createWorld, type World } from '../harness/world.js';
+import { ONE_BUILD } from '../harness/workflows.js';
 
 const WORKFLOWS = { 'ci.yml': ONE_BUILD };
 let w: World;

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, errorMessages, sleep, waitFor } from './helpers.js';
-import { createWorld, type World } from '../helpers/world.js';
-import { ONE_BUILD } from '../helpers/workflows.js';
+import { createWorld, type World } from '../harness/world.js';
+import { ONE_BUILD } from '../harness/workflows.js';
 
 const WORKFLOWS = { 'ci.yml': ONE_BUILD };
 let w: World;

@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, sleep, waitFor } from './helpers.js';
-import { createWorld, type World } from '../helpers/world.js';
-import { STORE } from '../helpers/workflows.js';
+import { createWorld, type World } from '../harness/world.js';
+import { STORE } from '../harness/workflows.js';
 
 const WORKFLOWS = { 'release.yml': STORE };
 let w: World;

@@ -1,5 +1,5 @@
-/** 7. The early-start pattern (scripts/early-start.ts): job start → device ready and app built. */
-import { earlyStartProblems, measureEarlyStart } from '../early-start.js';
+/** 7. The early-start pattern (scripts/bench/early-start-step.ts): job start → device ready and app built. */
+import { earlyStartProblems, measureEarlyStart } from './early-start-step.js';
 import { ms, row } from './table.js';
 import type { World } from './world.js';
 

@@ -4,7 +4,7 @@
  * `defineCommand` keeps the values typed from the command's own rows inside that module and hands
  * the registry (index.ts) a command whose types no longer depend on its table.
  */
-import type { ActionIO } from '../io.js';
+import type { ActionIO } from '../github/io.js';
 import type { ServiceClient } from '../service/client.js';
 import {
   InputError,
@@ -47,13 +47,6 @@ export interface CommandDefinition<T extends InputTable> {
     source: InputSource,
   ): { kind: 'run-workflow' | 'start-device-session'; subject: string };
   run(values: Values<T>, context: RunContext): Promise<void>;
-}
-
-/** What the code shared by several commands (following a run, waiting for a session) works with. */
-export interface ServiceContext {
-  io: ActionIO;
-  client: ServiceClient;
-  signal?: AbortSignal;
 }
 
 /** A command's inputs read and checked, ready to run. */
@@ -103,13 +96,4 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
       return { values, run: (context) => definition.run(values, context), comment, baseUrl };
     },
   };
-}
-
-/** The host a step talks to, for the first log line ("… at api.example.com"). */
-export function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
 }

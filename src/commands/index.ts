@@ -1,15 +1,15 @@
 /**
  * The registry: the one list of the commands. main, post, the root action's "not used by this
- * command" warning, the pull-request comment, scripts/build.mjs (an entrypoint per command) and
- * scripts/generate.ts (every action.yml, the README's tables) all read it. Adding a command is one
+ * command" warning, the pull-request comment, scripts/build/main.mjs (an entrypoint per command) and
+ * scripts/generate/main.ts (every action.yml, the README's tables) all read it. Adding a command is one
  * new module beside this file and one line here.
  */
 import { readFileSync } from 'node:fs';
-import type { ActionIO } from '../io.js';
+import type { ActionIO } from '../github/io.js';
 import { didYouMean, shown } from '../inputs/parsers.js';
 import { InputError, secretValues, type InputSource, type InputSpec } from '../inputs/table.js';
 import type { Command } from './command.js';
-import { isLoopbackHost } from '../loopback.js';
+import { isLoopbackHost } from '../service/loopback.js';
 import { runWorkflow } from './run-workflow.js';
 import { waitForRun } from './wait-for-run.js';
 import { startDeviceSession } from './start-device-session.js';
@@ -53,7 +53,7 @@ export function readCommand(source: InputSource): CommandName {
 
 /**
  * The default the root action.yml declares for an input: one only where every command that reads it
- * agrees on it (otherwise each command applies its own). scripts/generate.ts writes it, and the
+ * agrees on it (otherwise each command applies its own). scripts/generate/main.ts writes it, and the
  * unused-input warning knows a value equal to it is the runner's, not the user's choice.
  */
 export function rootDefault(name: string): string | undefined {

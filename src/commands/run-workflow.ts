@@ -16,12 +16,13 @@ import {
   token,
   type InputSource,
 } from '../inputs/table.js';
-import { eventCommit, pullRequestEvent, sameRepository } from '../inputs/github-event.js';
-import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
-import { renderRunSummary } from '../summary.js';
-import { checkWorkflowFile } from '../workflow-file.js';
+import { eventCommit, pullRequestEvent, sameRepository } from '../github/event.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../runs/follow.js';
+import { renderRunSummary } from '../runs/summary.js';
+import { checkWorkflowFile } from '../runs/workflow-file.js';
 import { ActionFailure } from '../errors.js';
-import { defineCommand, hostOf } from './command.js';
+import { defineCommand } from './command.js';
+import { hostOf } from '../github/context.js';
 
 export const runWorkflow = defineCommand({
   description:

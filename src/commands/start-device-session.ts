@@ -27,14 +27,15 @@ import {
 } from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import { renderSessionSummary } from '../summary.js';
-import { oneLine } from '../text.js';
-import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
-import { STATE, saveSessions, type SavedSession } from '../session-state.js';
-import { stopAndFail, stopSession } from '../session-stop.js';
-import { commentSubject, defaultSessionName } from '../session-name.js';
-import type { AttemptRecord } from '../session-accounting.js';
-import { defineCommand, hostOf, type ServiceContext } from './command.js';
+import { renderSessionSummary } from '../sessions/summary.js';
+import { oneLine } from '../text/plain.js';
+import { SESSION_OUTPUTS, waitUntilReady } from '../sessions/ready.js';
+import { STATE, saveSessions, type SavedSession } from '../sessions/state.js';
+import { stopAndFail, stopSession } from '../sessions/stop.js';
+import { commentSubject, defaultSessionName } from '../sessions/name.js';
+import type { AttemptRecord } from '../sessions/accounting.js';
+import { defineCommand } from './command.js';
+import { hostOf, type ServiceContext } from '../github/context.js';
 
 /** The most sessions one step may create (start-attempts): each is a paid device. */
 const MAX_START_ATTEMPTS = 5;

@@ -1,9 +1,10 @@
 /** stop-device-session: stop a session by id and wait until the service confirms it. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, timeout, token } from '../inputs/table.js';
-import { logStopped, stopSession, StopNotConfirmed } from '../session-stop.js';
-import { renderStopSummary } from '../summary-session-stop.js';
-import { defineCommand, hostOf } from './command.js';
+import { logStopped, stopSession, StopNotConfirmed } from '../sessions/stop.js';
+import { renderStopSummary } from '../sessions/stop-summary.js';
+import { defineCommand } from './command.js';
+import { hostOf } from '../github/context.js';
 
 export const stopDeviceSession = defineCommand({
   description: 'Stop a device session by id and wait until the service confirms it. Idempotent.',

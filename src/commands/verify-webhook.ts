@@ -10,12 +10,12 @@ import { ActionFailure } from '../errors.js';
 import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../text/plain.js';
 import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
-import { renderWebhookRejected, renderWebhookSummary } from '../summary-webhook.js';
-import type { ActionIO } from '../io.js';
+import { renderWebhookRejected, renderWebhookSummary } from '../webhook/summary.js';
+import type { ActionIO } from '../github/io.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;

@@ -1,8 +1,9 @@
 /** wait-for-device-session: wait until a session started earlier (with `wait: false`) is ready. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '../inputs/table.js';
-import { SESSION_OUTPUTS, waitUntilReady } from '../session-ready.js';
-import { defineCommand, hostOf } from './command.js';
+import { SESSION_OUTPUTS, waitUntilReady } from '../sessions/ready.js';
+import { defineCommand } from './command.js';
+import { hostOf } from '../github/context.js';
 
 export const waitForDeviceSession = defineCommand({
   description:

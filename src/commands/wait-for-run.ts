@@ -11,9 +11,10 @@ import {
   timeout,
   token,
 } from '../inputs/table.js';
-import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../inputs/github-event.js';
-import { RUN_OUTPUTS, followRun, withOutcome } from '../follow-run.js';
-import { defineCommand, hostOf } from './command.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
+import { RUN_OUTPUTS, followRun, withOutcome } from '../runs/follow.js';
+import { defineCommand } from './command.js';
+import { hostOf } from '../github/context.js';
 
 export const waitForRun = defineCommand({
   description:

@@ -2,7 +2,7 @@
  * The shape of the input tables, the reader that applies one, and the inputs several commands
  * share. Each command's table (its `inputs`, in src/commands/<command>.ts) is the single source of
  * its inputs: reading and validation here, the root action's "not used by this command" warning,
- * every action.yml and the README's tables (scripts/generate.ts).
+ * every action.yml and the README's tables (scripts/generate/main.ts).
  */
 import { InputProblem, type Parser } from './parsers.js';
 import * as parse from './parsers.js';

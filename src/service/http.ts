@@ -23,7 +23,7 @@ import {
   retryDelayMs,
   type RetryPolicy,
 } from './retry.js';
-import { oneLine } from '../text.js';
+import { oneLine } from '../text/plain.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface HttpSettings {

@@ -1,0 +1,70 @@
+/**
+ * The hostile-input matrix through the built bundles, as the runner runs them (see
+ * __tests__/harness/hostile-cases.ts): exit code 1, exactly one error annotation that names the
+ * input, and no request to the service.
+ */
+import { runAction, type ActionRun } from '../../harness/run-action.js';
+import { apiRequests, createWorld, type World } from '../../harness/world.js';
+import { ONE_BUILD } from '../../harness/workflows.js';
+import { errorLines } from './audit.js';
+
+import { CASES, TOKEN } from '../../harness/hostile-cases.js';
+
+/**
+ * Every case is checked against the input tables (unit tests); through the bundles, a sample that
+ * holds the first two cases of each command shows that a refusal there is exit 1, one error
+ * annotation naming the input, the token never echoed and no request, via the root action's
+ * `command` and via each sub-action.
+ */
+const SAMPLE = [...new Set(CASES.map(([, command]) => command))].flatMap((command) =>
+  CASES.filter(([, of]) => of === command).slice(0, 2),
+);
+
+describe('hostile-input matrix', () => {
+  let world: World;
+  const results = new Map<string, ActionRun>();
+
+  beforeAll(async () => {
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
+    const base: Record<string, Record<string, string>> = {
+      'run-workflow': { ...world.api, token: TOKEN, workflow: 'e2e.yml', 'git-ref': 'main' },
+      'start-device-session': { ...world.api, token: TOKEN, platform: 'ios' },
+      'stop-device-session': { token: TOKEN, 'base-url': world.api['base-url'] },
+      'verify-webhook': {},
+    };
+    // Small parallel batches: fast, and gentle on a 2-core machine.
+    for (let i = 0; i < SAMPLE.length; i += 6) {
+      await Promise.all(
+        SAMPLE.slice(i, i + 6).map(async ([label, command, inputs], index) => {
+          const known = base[command] ?? base['run-workflow'];
+          // Alternately the root action (`command:`) and the command's own sub-action.
+          const viaRoot = !(command in base) || (i + index) % 2 === 0;
+          const result = await runAction({
+            entry: viaRoot ? 'main' : command,
+            runtime: 'node24',
+            inputs: { ...(viaRoot ? { command } : {}), ...known, ...inputs },
+            timeoutMs: 20_000,
+          });
+          results.set(label, result);
+        }),
+      );
+    }
+  }, 120_000);
+  afterAll(() => world.sim.close());
+
+  it.each(SAMPLE)('%s (%s): exit 1, one error naming the input', (label, _command, _inputs, names) => {
+    const result = results.get(label)!;
+    expect(result.exitCode).toBe(1);
+    const errors = errorLines(result);
+    expect(errors).toHaveLength(1);
+    // Named in backticks: `svc-go`, `svc-go: true`, `inputs.a` all name their input.
+    expect(errors[0]).toContain(`\`${names}`);
+    // The token is never echoed, even when it is the input at fault.
+    expect(result.stdout.replace(`::add-mask::${TOKEN}`, '')).not.toContain(TOKEN);
+    expect(result.stderr).toBe('');
+  });
+
+  it('made no request to the service', () => {
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+});

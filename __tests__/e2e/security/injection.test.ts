@@ -1,0 +1,318 @@
+/**
+ * Workflow-command injection: every string that comes from the service or from a webhook payload
+ * (commit messages, workflow and job names, job keys, statuses, error messages, outputs, session
+ * names, URLs) is printed so that the runner can never read it as a workflow command: not with
+ * embedded line breaks (CR alone included) followed by `::` or `##[`, not with `##[` in the middle
+ * of a line, not after white space only .NET trims. Every printed line is read with the runner-like
+ * parser (audit.ts). Run through the built dist/ against the simulator.
+ */
+import { createHmac } from 'node:crypto';
+import { runAction, runPost, type ActionRun } from '../../harness/run-action.js';
+import { createWorld, type World } from '../../harness/world.js';
+import { renderLog } from '../../harness/run-action.js';
+import { buildPayload, injectedCommands, secretFindings } from './audit.js';
+
+const MARK = 'PWNED';
+/** Every way a line break can smuggle a command in, each carrying MARK where the runner would act on it. */
+const HOSTILE = [
+  `safe text\n::error::${MARK} one`,
+  `\r\n::add-mask::${MARK}`,
+  `\n   ::set-output name=${MARK}::1`,
+  `\n##[error]${MARK} legacy`,
+  `\r::warning title=${MARK}::x`,
+  `\n::stop-commands::${MARK}`,
+  `\n::notice::${MARK}%0A::error::${MARK}`,
+  `\u2028::debug::${MARK}`,
+  ` mid-line ##[add-mask]${MARK}`,
+  ` ##[error title=x]${MARK} forged`,
+  ` ##[stop-commands]${MARK}stop`,
+  ` ##[save-state name=stopped]true`,
+  `\n\u0085::add-mask::${MARK}`,
+  `\n\u00a0::error::${MARK}`,
+  `\n\u3000::stop-commands::${MARK}stop2`,
+  `\r##[set-output name=${MARK}]1`,
+].join('');
+const hostile = (label: string): string => `${label} ${HOSTILE}`;
+
+const WORKFLOW = `name: Gate
+on: workflow_dispatch
+jobs:
+  build:
+    name: ${JSON.stringify(hostile('job name from the workflow file'))}
+    type: build
+  test:
+    name: Tests
+    needs: [build]
+    outputs:
+      note: ${JSON.stringify(hostile('job output'))}
+`;
+const FAST = { 'poll-interval-seconds': '0.05' };
+const RUNTIME = 'node24';
+const SESSIONS = '/v2/device-run-sessions';
+const OUTPUT_NAMES = /^[a-z][a-z-]*$/;
+
+function expectInert(...runs: ActionRun[]): void {
+  for (const run of runs) {
+    expect(injectedCommands(run.stdout, MARK)).toEqual([]);
+    expect(injectedCommands(run.stderr, MARK)).toEqual([]);
+    for (const name of Object.keys(run.outputs)) expect(name).toMatch(OUTPUT_NAMES);
+    for (const name of Object.keys(run.env)) expect(name).toMatch(/^[A-Z][A-Z_]*$/);
+    for (const name of Object.keys(run.state)) expect(name).toMatch(OUTPUT_NAMES);
+    expect(run.summary).not.toMatch(/<script|<img|<a /i);
+  }
+}
+
+/** Replaces every string field of the `data` envelope (deeply) with a hostile one, except those kept. */
+function poison(keep: string[]): (json: unknown) => unknown {
+  const visit = (value: unknown, key: string): unknown => {
+    if (keep.includes(key)) return value;
+    if (typeof value === 'string') return hostile(key);
+    if (Array.isArray(value)) return value.map((item) => visit(item, key));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, visit(v, k)]),
+      );
+    }
+    return value;
+  };
+  return (json) => {
+    const envelope = json as { data?: unknown };
+    if (envelope.data !== undefined) envelope.data = visit(envelope.data, 'data');
+    return envelope;
+  };
+}
+
+describe('workflow-command injection', () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await createWorld({ 'gate.yml': WORKFLOW }, { readinessDelayMs: 80, defaultJobDurationMs: 40 });
+  });
+  afterEach(async () => {
+    const leaked = world.sim.activeSessions();
+    await world.sim.close();
+    expect(leaked).toEqual([]);
+  });
+
+  const runWorkflow = (inputs: Record<string, string> = {}) =>
+    runAction({
+      runtime: RUNTIME,
+      inputs: {
+        command: 'run-workflow',
+        ...world.api,
+        workflow: 'gate.yml',
+        'git-ref': 'main',
+        ...FAST,
+        ...inputs,
+      },
+      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
+    });
+  const startSession = (inputs: Record<string, string> = {}) =>
+    runAction({
+      runtime: RUNTIME,
+      inputs: { command: 'start-device-session', ...world.api, platform: 'ios', ...FAST, ...inputs },
+      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
+    });
+
+  it('run-workflow: a hostile commit message, job names from the workflow file and job outputs', async () => {
+    world.repo.commit({}, hostile('commit message'));
+    world.sim.setJobBehaviour('build', { outcome: 'failure', errorMessage: hostile('job error') });
+    const run = await runWorkflow();
+    expect(run.exitCode).toBe(1);
+    expect(world.sim.runs()[0].gitCommitMessage).toContain(`::error::${MARK}`);
+    expect(run.stdout).toContain('Failed jobs: build');
+    expectInert(run);
+  });
+
+  it('run-workflow: every string of the dispatch answer and of every read is hostile', async () => {
+    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: hostile('error') });
+    world.sim.injectFault({
+      method: 'POST',
+      path: '/v2/workflows/dispatch',
+      kind: 'mutate',
+      mutate: poison(['id']),
+    });
+    // Statuses too, while the run is under way: unknown, hostile statuses are logged, not obeyed.
+    world.sim.injectFault({
+      method: 'GET',
+      path: '/v2/workflows/runs/',
+      times: 3,
+      kind: 'mutate',
+      mutate: poison(['id', 'jobs']),
+    });
+    world.sim.injectFault({
+      method: 'GET',
+      path: '/v2/workflows/runs/',
+      times: 500,
+      kind: 'mutate',
+      mutate: poison(['id', 'status']),
+    });
+    const run = await runWorkflow();
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain('is not known to this version of the action');
+    expect(run.outputs.status).toBe('failure');
+    expectInert(run);
+  });
+
+  it('run-workflow: hostile error messages in a refused dispatch and in retried reads', async () => {
+    world.sim.injectFault({
+      method: 'GET',
+      path: '/v2/workflows/runs/',
+      times: 2,
+      kind: 'status',
+      status: 503,
+      body: { errors: [{ code: hostile('code'), message: hostile('retried read') }] },
+    });
+    const ok = await runWorkflow();
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toContain('retrying in');
+    world.sim.injectFault({
+      method: 'POST',
+      path: '/v2/workflows/dispatch',
+      kind: 'status',
+      status: 400,
+      body: { errors: [{ code: 'BAD_REQUEST', message: hostile('refused dispatch') }] },
+    });
+    const refused = await runWorkflow();
+    expect(refused.exitCode).toBe(1);
+    world.sim.injectFault({
+      method: 'POST',
+      path: '/v2/workflows/dispatch',
+      kind: 'body',
+      status: 500,
+      body: hostile('<html>plain text error page</html>'),
+    });
+    const page = await runWorkflow();
+    expect(page.exitCode).toBe(1);
+    expectInert(ok, refused, page);
+  });
+
+  it('start-device-session and post: hostile session names, statuses, URLs and connection details', async () => {
+    world.sim.setSessionBehaviour({
+      extraStatusBeforeReady: hostile('status'),
+      extraRemoteConfigFields: { note: hostile('extra field') },
+    });
+    world.sim.injectFault({
+      method: 'POST',
+      path: /^\/v2\/device-run-sessions$/,
+      kind: 'mutate',
+      mutate: poison(['id', 'status', 'platform', 'type']),
+    });
+    world.sim.injectFault({
+      method: 'GET',
+      path: `${SESSIONS}/`,
+      times: 500,
+      kind: 'mutate',
+      mutate: poison(['id', 'status', 'capabilities']),
+    });
+    const main = await startSession({ type: 'appium', name: 'plain name' });
+    expect(main.exitCode).toBe(0);
+    expect(main.env.APPIUM_URL).toContain(MARK);
+    world.sim.clearFaults();
+    world.sim.injectFault({
+      method: 'POST',
+      path: /\/stop$/,
+      kind: 'mutate',
+      mutate: poison(['id', 'status']),
+    });
+    const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
+    expect(post.exitCode).toBe(0);
+    expectInert(main, post);
+  });
+
+  it('start-device-session: a hostile session URL and name cannot stop commands before the device token is masked', async () => {
+    // Only the text fields are hostile: the token stays a real token, so the log can be checked for it.
+    const mutate = (json: unknown): unknown => {
+      const data = (json as { data?: Record<string, unknown> }).data;
+      if (data) {
+        data.url = `https://svc.example/s/1 ##[stop-commands]${MARK}stop ##[save-state name=stopped]true`;
+        data.name = `\u0085::stop-commands::${MARK}stop\r##[stop-commands]${MARK}stop2`;
+      }
+      return json;
+    };
+    world.sim.injectFault({ method: 'POST', path: /^\/v2\/device-run-sessions$/, kind: 'mutate', mutate });
+    world.sim.injectFault({ method: 'GET', path: `${SESSIONS}/`, times: 500, kind: 'mutate', mutate });
+    const main = await startSession();
+    expect(main.exitCode).toBe(0);
+    const token = main.outputs['agent-device-remote-session-token'];
+    expect(token.length).toBeGreaterThan(8);
+    expect(main.state.stopped).not.toBe('true');
+    expect(renderLog(main.stdout, true)).not.toContain(token);
+    expect(secretFindings(main, token, 'device token')).toEqual([]);
+    world.sim.clearFaults();
+    const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
+    expect(post.exitCode).toBe(0);
+    expect(world.sim.activeSessions()).toEqual([]);
+    expectInert(main, post);
+  });
+
+  it('start-device-session: a session that errors, and stop-device-session refused with a hostile message', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 2000, errorAfterMs: 30 });
+    world.sim.injectFault({
+      method: 'GET',
+      path: `${SESSIONS}/`,
+      times: 500,
+      kind: 'mutate',
+      mutate: poison(['id', 'status']),
+    });
+    const main = await startSession();
+    expect(main.exitCode).toBe(1);
+    world.sim.clearFaults();
+    world.sim.injectFault({
+      method: 'POST',
+      path: /\/stop$/,
+      kind: 'status',
+      status: 404,
+      body: { errors: [{ code: 'NOT_FOUND', message: hostile('stop refused') }] },
+    });
+    const stop = await runAction({
+      runtime: RUNTIME,
+      inputs: { command: 'stop-device-session', ...world.api, 'session-id': main.outputs['session-id'] },
+      env: { RUNNER_DEBUG: '1' },
+    });
+    expect(stop.exitCode).toBe(1);
+    expectInert(main, stop);
+  });
+
+  it('verify-webhook: every string of a genuine payload is hostile', async () => {
+    const secret = 'whsec_injection_0123456789';
+    const body = JSON.stringify(
+      buildPayload({
+        accountName: hostile('account'),
+        projectName: hostile('project'),
+        status: hostile('status'),
+        buildDetailsPageUrl: hostile('https://page'),
+        error: { errorCode: hostile('code'), message: hostile('message') },
+        metadata: { appName: hostile('app'), gitCommitMessage: hostile('commit') },
+      }),
+    );
+    const run = await runAction({
+      runtime: RUNTIME,
+      inputs: {
+        command: 'verify-webhook',
+        'webhook-secret': secret,
+        payload: body,
+        signature: `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
+      },
+      env: { RUNNER_DEBUG: '1' },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.outputs.payload).accountName).toContain(`::error::${MARK}`);
+    expectInert(run);
+  });
+
+  it('hostile input values are not echoed as commands either', async () => {
+    const run = await runAction({
+      runtime: RUNTIME,
+      inputs: {
+        command: 'run-workflow',
+        ...world.api,
+        workflow: hostile('e2e.yml'),
+        'git-ref': hostile('main'),
+      },
+    });
+    expect(run.exitCode).toBe(1);
+    const unknown = await runAction({ runtime: RUNTIME, inputs: { command: hostile('deploy') } });
+    expect(unknown.exitCode).toBe(1);
+    expectInert(run, unknown);
+  });
+});

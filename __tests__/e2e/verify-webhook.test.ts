@@ -1,0 +1,340 @@
+/**
+ * verify-webhook end to end: the simulator runs a workflow and delivers its build and submission webhooks
+ * to a local receiver that fails twice and then acknowledges; the receiver's raw body and header go to
+ * the built verify-webhook sub-action (and once to the root action with `command: verify-webhook`) on
+ * the Node 24 that action.yml declares, as a file and inline. Genuine deliveries are accepted with
+ * outputs that match the job that finished; every tampered one is refused with exit code 1, no digest
+ * printed and no output set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkflowRun } from '../../simulator/index.js';
+import { signWebhookBody } from '../../src/webhook/signature.js';
+import { runStep, type ActionRun } from '../harness/run-action.js';
+import { createWorld, until, type World } from '../harness/world.js';
+import { RELEASE } from '../harness/workflows.js';
+import { call } from '../simulator/helpers.js';
+import {
+  failTwiceThenAcknowledge,
+  startReceiver,
+  type Receiver,
+  type Received,
+} from '../harness/webhook-receiver.js';
+
+const SECRET = 'whsec-e2e-0123456789-abcdef';
+
+let world: World;
+let receiver: Receiver;
+let run: WorkflowRun;
+let dir: string;
+let build: Received;
+let submission: Received;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-webhook-e2e-'));
+  receiver = await startReceiver(failTwiceThenAcknowledge);
+  world = await createWorld(
+    { 'release.yml': RELEASE },
+    { defaultJobDurationMs: 30, webhooks: { baseIntervalMs: 20 } },
+  );
+  world.sim.webhooks.add({
+    projectId: world.project.id,
+    event: 'BUILD',
+    url: `${receiver.url}/build`,
+    secret: SECRET,
+  });
+  world.sim.webhooks.add({
+    projectId: world.project.id,
+    event: 'SUBMIT',
+    url: `${receiver.url}/submit`,
+    secret: SECRET,
+  });
+
+  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
+    token: world.token,
+    body: { appId: world.project.id, gitRef: 'main', fileName: 'release.yml' },
+  });
+  expect(reply.status).toBe(200);
+  run = await until(() => {
+    const current = world.sim.getRun(reply.json.data.id);
+    return current?.status === 'success' && current;
+  });
+  await world.sim.webhooks.idle();
+  // The receiver failed twice, then acknowledged; the simulator stopped there.
+  expect(receiver.on('/build').map((q) => q.method)).toEqual(['POST', 'POST', 'POST']);
+  expect(receiver.on('/submit')).toHaveLength(3);
+  expect(world.sim.webhooks.deliveries.filter((a) => a.acknowledged)).toHaveLength(2);
+  build = receiver.on('/build')[2];
+  submission = receiver.on('/submit')[2];
+});
+
+afterAll(async () => {
+  await world?.sim.close();
+  await receiver?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let files = 0;
+function bodyFile(body: Buffer): string {
+  const path = join(dir, `payload-${++files}.json`);
+  writeFileSync(path, body);
+  return path;
+}
+
+const header = (request: Received): string => request.headers['svc-signature'] as string;
+
+function verify(inputs: Record<string, string>): Promise<ActionRun> {
+  return runStep('verify-webhook', { inputs: { 'webhook-secret': SECRET, ...inputs } });
+}
+
+/** The log without the runner's `::add-mask::` registrations (the only place a secret may appear). */
+function printed(result: ActionRun): string {
+  return (result.stdout + result.stderr).replace(/^::add-mask::.*$/gm, '');
+}
+
+/** What the user sees for a refused delivery: exit 1, one error, no outputs, no digest anywhere. */
+function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
+  expect(result.exitCode).toBe(1);
+  expect(result.outputs).toEqual({});
+  expect(result.stdout).toMatch(message);
+  expect(result.stdout).toMatch(/^::error::/m);
+  const expectedDigest = signWebhookBody(body, SECRET).slice('sha1='.length);
+  expect(result.stdout + result.stderr).not.toContain(expectedDigest);
+  expect(result.stdout.startsWith(`::add-mask::${SECRET}\n`)).toBe(true);
+  expect(printed(result)).not.toContain(SECRET);
+  expect(result.stdout).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe('verify-webhook', () => {
+  it('accepts the build delivery from a file: outputs match the build job that finished', async () => {
+    const job = run.jobs.find((j) => j.key === 'build_ios')!;
+    const result = await verify({ signature: header(build), 'payload-file': bodyFile(build.body) });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({
+      event: 'BUILD',
+      id: job.buildId,
+      status: 'finished',
+      platform: 'ios',
+      'app-id': world.project.id,
+      'error-code': '',
+      'error-message': '',
+      'artifact-url': expect.stringMatching(/^http:\/\/.+\.ipa$/),
+      'details-url': expect.stringMatching(new RegExp(`/builds/${job.buildId}$`)),
+      'logs-url': '',
+      payload: expect.any(String),
+    });
+    expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));
+    expect(JSON.parse(result.outputs.payload)).toMatchObject({ accountName: 'acme', projectName: 'app' });
+    expect(result.stdout).toContain('Signature verified: the svc-signature header matches the payload');
+    expect(result.stdout).toContain(
+      `Build ${job.buildId} (BUILD) of acme/app: finished, platform ios, app ${world.project.id}.`,
+    );
+    expect(printed(result)).not.toContain(SECRET);
+  });
+
+  it('the root action with command: verify-webhook accepts the same delivery and refuses a tampered one', async () => {
+    const root = (payload: Buffer) =>
+      runStep('root', {
+        inputs: {
+          command: 'verify-webhook',
+          'webhook-secret': SECRET,
+          signature: header(build),
+          'payload-file': bodyFile(payload),
+        },
+      });
+    const tampered = Buffer.concat([build.body, Buffer.from(' ')]);
+    const [accepted, refused] = await Promise.all([root(build.body), root(tampered)]);
+    expect(accepted.exitCode).toBe(0);
+    // The defaults the runner fills in (wait, export-env, ...) are not inputs the user gave.
+    expect(accepted.stdout).not.toContain('::warning::');
+    expect(accepted.outputs).toMatchObject({
+      event: 'BUILD',
+      id: run.jobs.find((j) => j.key === 'build_ios')!.buildId,
+      'app-id': world.project.id,
+    });
+    expectRefused(refused, tampered, /does not match the payload/);
+  });
+
+  it('accepts the submission delivery passed inline: outputs match the submission job', async () => {
+    const job = run.jobs.find((j) => j.key === 'submit_ios')!;
+    const result = await verify({
+      signature: header(submission),
+      payload: submission.body.toString('utf8'),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({
+      event: 'SUBMIT',
+      id: job.submissionId,
+      status: 'finished',
+      platform: 'ios',
+      'app-id': world.project.id,
+    });
+    expect(JSON.parse(result.outputs.payload).turtleBuildId).toBe(
+      run.jobs.find((j) => j.key === 'build_ios')!.buildId,
+    );
+  });
+
+  it('accepts a delivery relayed as in the README: base64 in client_payload, decoded to a file by a shell step', async () => {
+    const clientPayload = JSON.parse(
+      JSON.stringify({ signature: header(build), body_base64: build.body.toString('base64') }),
+    ) as { signature: string; body_base64: string };
+    const file = join(dir, 'relayed.json');
+    // stdin from /dev/null: with a socket for stdin and no SHLVL, bash takes itself for a remote shell and
+    // reads ~/.bashrc, whose complaints (HOME is not set here) would land in the test output.
+    execFileSync('bash', ['-c', `printf '%s' "$BODY_BASE64" | base64 --decode > "$OUT"`], {
+      env: { PATH: process.env.PATH, BODY_BASE64: clientPayload.body_base64, OUT: file },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const result = await verify({ signature: clientPayload.signature, 'payload-file': file });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.id).toBe(run.jobs.find((j) => j.key === 'build_ios')!.buildId);
+  });
+
+  it('accepts a signature header with surrounding white space (as a YAML input may carry)', async () => {
+    const result = await verify({
+      signature: ` ${header(build)}\n`,
+      'payload-file': bodyFile(build.body),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.event).toBe('BUILD');
+  });
+
+  describe('refuses tampered deliveries', () => {
+    /** Each case: the body the step is given, the header, how (file or inline). */
+    interface Case {
+      body: Buffer;
+      signature: string;
+      inline?: boolean;
+    }
+    let cases: Record<string, Case>;
+    let results: Record<string, Promise<ActionRun>>;
+    // Every tampered delivery is verified at once, each by its own step; each test reads its own.
+    beforeAll(() => {
+      const oneByte = Buffer.from(build.body);
+      oneByte[oneByte.indexOf('"finished"') + 1] = 'F'.charCodeAt(0);
+      const good = header(build);
+      const pretty = Buffer.from(JSON.stringify(JSON.parse(build.body.toString('utf8')), null, 2));
+      cases = {
+        oneByte: { body: oneByte, signature: good },
+        oneDigit: { body: build.body, signature: good.slice(0, -1) + (good.at(-1) === '0' ? '1' : '0') },
+        otherDelivery: { body: submission.body, signature: good, inline: true },
+        otherSecret: {
+          body: build.body,
+          signature: signWebhookBody(build.body, 'an-attacker-secret-0123456789'),
+        },
+        truncated: { body: build.body.subarray(0, build.body.length - 1), signature: good },
+        extended: { body: Buffer.concat([build.body, Buffer.from('\n')]), signature: good },
+        pretty: { body: pretty, signature: good, inline: true },
+        uppercase: { body: build.body, signature: `sha1=${good.slice(5).toUpperCase()}` },
+        prefix: { body: build.body, signature: `sha256=${good.slice(5)}` },
+        short: { body: build.body, signature: good.slice(0, -2) },
+      };
+      results = Object.fromEntries(
+        Object.entries(cases).map(([name, { body, signature, inline }]) => [
+          name,
+          verify(
+            inline
+              ? { signature, payload: body.toString('utf8') }
+              : { signature, 'payload-file': bodyFile(body) },
+          ),
+        ]),
+      );
+    });
+    const refused = async (name: string, message: RegExp): Promise<ActionRun> => {
+      const result = await results[name];
+      expectRefused(result, cases[name].body, message);
+      return result;
+    };
+
+    it('one byte of the body changed', async () => {
+      const result = await refused(
+        'oneByte',
+        /Invalid signature: the svc-signature header does not match the payload/,
+      );
+      expect(result.stdout).toContain('no outputs were set');
+    });
+
+    it('one hex digit of the signature changed', async () => {
+      await refused('oneDigit', /does not match the payload/);
+    });
+
+    it('a genuine signature on another delivery (the submission body with the build header)', async () => {
+      await refused('otherDelivery', /does not match the payload/);
+    });
+
+    it('signed with another secret', async () => {
+      await refused('otherSecret', /does not match the payload/);
+    });
+
+    it('truncated and extended bodies; a trailing line break gets a hint', async () => {
+      await refused('truncated', /does not match/);
+      const extended = await refused('extended', /does not match/);
+      expect(extended.stdout).toContain('The payload ends with a line break');
+    });
+
+    it('the body re-serialised with other white space', async () => {
+      await refused('pretty', /does not match/);
+    });
+
+    it.each([
+      ['uppercase hex digits', 'uppercase', /uppercase hexadecimal digits/],
+      ['a wrong prefix', 'prefix', /does not start with `sha1=`/],
+      ['a truncated digest', 'short', /has 38 characters after `sha1=`/],
+    ])('a header with %s', async (_name, key, message) => {
+      await refused(key, message);
+    });
+  });
+
+  describe('refuses unusable deliveries with a clear message', () => {
+    let results: Record<string, Promise<ActionRun>>;
+    beforeAll(() => {
+      const notJson = Buffer.from('status=finished&id=1');
+      const neither = Buffer.from(JSON.stringify({ id: run.id, status: 'success', url: run.url }));
+      const payload = JSON.parse(build.body.toString('utf8'));
+      payload.projectName = '\n::set-output name=status::hacked';
+      const hostile = Buffer.from(JSON.stringify(payload));
+      results = {
+        missing: verify({ signature: header(build), 'payload-file': join(dir, 'missing.json') }),
+        notJson: verify({ signature: signWebhookBody(notJson, SECRET), 'payload-file': bodyFile(notJson) }),
+        neither: verify({ signature: signWebhookBody(neither, SECRET), payload: neither.toString() }),
+        hostile: verify({ signature: signWebhookBody(hostile, SECRET), payload: hostile.toString() }),
+      };
+    });
+
+    it('a payload file that does not exist', async () => {
+      const result = await results.missing;
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toMatch(
+        /::error::`payload-file` \(.*missing\.json\) cannot be read: no such file\./,
+      );
+    });
+
+    it('a correctly signed body that is not JSON', async () => {
+      const result = await results.notJson;
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toContain(
+        '::error::The delivery is signed correctly, but it cannot be used: The payload is not valid JSON.',
+      );
+    });
+
+    it('a correctly signed JSON body that is neither a build nor a submission payload', async () => {
+      const result = await results.neither;
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({});
+      expect(result.stdout).toMatch(/neither a build payload .* nor a submission payload/);
+    });
+
+    it('a signed payload whose text would be a workflow command is printed neutralised', async () => {
+      const result = await results.hostile;
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).not.toMatch(/^\s*::set-output/m);
+      expect(result.outputs.status).toBe('finished');
+    });
+  });
+});

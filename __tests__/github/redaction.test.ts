@@ -1,0 +1,58 @@
+/** Secrets stay hidden where text is shortened or escaped before it is printed. */
+import { SecretRegistry, redactDeep } from '../../src/github/io.js';
+import { oneLine } from '../../src/text/plain.js';
+import { renderRunSummary } from '../../src/runs/summary.js';
+
+const TOKEN = 'svc_robot_Z8k2mQ9xW4pL7vN3';
+
+test('shortening never cuts a secret: a word that does not fit is left out whole', () => {
+  const message = `${'x'.repeat(180)} the service said: token ${TOKEN} is revoked`;
+  const cut = oneLine(message, 215);
+  expect(cut).toMatch(/ the service said: token …$/);
+  expect(cut).not.toContain(TOKEN.slice(0, 4));
+});
+
+test('a secret of several words cut between two of them leaves no part of itself behind', () => {
+  const registry = new SecretRegistry();
+  const passphrase = 'correct horse battery staple';
+  registry.add(passphrase);
+  const cut = oneLine(`${'x'.repeat(180)} the passphrase ${passphrase} was refused`, 215);
+  expect(cut).toMatch(/ correct horse …$/);
+  const shown = registry.redact(cut);
+  expect(shown).toMatch(/the passphrase \*\*\* ?…$/);
+  expect(shown).not.toContain('correct');
+  // An ordinary ellipsis after text that is not a secret's start is left alone.
+  expect(registry.redact('waiting …')).toBe('waiting …');
+  expect(registry.redact('horse battery …')).toBe('horse battery …');
+});
+
+test('redactDeep hides secrets in every string of a value before it is rendered', () => {
+  const value = { a: [TOKEN, { b: `x${TOKEN}y` }], n: 3, z: null };
+  expect(redactDeep(value, (text) => text.split(TOKEN).join('***'))).toEqual({
+    a: ['***', { b: 'x***y' }],
+    n: 3,
+    z: null,
+  });
+});
+
+test('a job summary never shows a secret, even where Markdown escaping would change its characters', () => {
+  const registry = new SecretRegistry();
+  registry.add(TOKEN);
+  const markdown = renderRunSummary(
+    {
+      title: 'e2e.yml',
+      runId: '11111111-1111-4111-8111-111111111111',
+      runUrl: 'https://svc.example.com/r',
+      outcome: 'failed',
+      run: {
+        id: '11111111-1111-4111-8111-111111111111',
+        status: 'failure',
+        jobs: [{ id: 'j', key: 'e2e', status: 'failure', errors: [`auth failed for ${TOKEN}`] }],
+      },
+    },
+    (text) => registry.redact(text),
+  );
+  expect(markdown).toContain('`auth failed for ***`');
+  // Escaped, the token would read svc\_robot\_…: neither form may appear.
+  expect(markdown).not.toContain('Z8k2mQ9xW4pL7vN3');
+});

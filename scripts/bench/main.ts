@@ -1,0 +1,52 @@
+/**
+ * `npm run bench`: the performance figures (README "Performance"), measured in one run against the
+ * simulator with the committed bundles run exactly as the GitHub runner runs them (__tests__/harness/runner.ts),
+ * printed as a table: figure | measured | budget | met?. Figures that depend on the machine are ratios
+ * measured in the same run. It is a report, not a test: it exits 0 even when a budget is missed
+ * (1 only when a measurement itself could not be made). Each figure is measured by a module of
+ * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, cli), in that order.
+ *
+ *   npm run bench                 # about a minute
+ *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
+ */
+import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../__tests__/harness/runner.js';
+import { bigRun } from './big-run.js';
+import { cli } from './cli.js';
+import { earlyStart } from './early-start.js';
+import { hugeAnswer } from './huge-answer.js';
+import { readiness } from './readiness.js';
+import { requests } from './requests.js';
+import { sizes } from './size.js';
+import { startup } from './startup.js';
+import { print } from './table.js';
+import { createWorld } from './world.js';
+
+async function main(): Promise<void> {
+  console.log(
+    `svc-action bench: ${DEFAULT_RUNTIME} ${spawnSync(RUNTIMES[DEFAULT_RUNTIME], ['--version'], { encoding: 'utf8' }).stdout.trim()}; ` +
+      `${cpus().length} CPUs; load average ${loadavg()[0].toFixed(2)}`,
+  );
+  process.stderr.write('measuring…\n');
+  sizes();
+  const world = await createWorld({ readinessDelayMs: 0 });
+  try {
+    const ours = await startup(world);
+    await readiness(world);
+    await requests(world);
+    await bigRun(world);
+    await earlyStart(world);
+    await hugeAnswer(world);
+    cli(ours);
+  } finally {
+    await world.sim.close();
+  }
+  console.log('');
+  print();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

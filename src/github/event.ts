@@ -1,0 +1,74 @@
+/**
+ * The commit a step is about, from the GitHub event: the pull request's head commit on
+ * `pull_request` and `pull_request_target`, otherwise `GITHUB_SHA`. run-workflow dispatches on it by
+ * default (`git-ref`) and wait-for-run expects the run to be of it (`expected-commit`), so that a
+ * run dispatched in one job is the run accepted in the next. The action.yml default of
+ * `expected-commit` says the same in the runner's expression language (EVENT_COMMIT_EXPRESSION).
+ */
+import type { InputSource } from '../inputs/table.js';
+
+export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
+
+/** Whether the step runs for a pull request (the only events with a pull request to comment on). */
+export function isPullRequestEvent(name: string | undefined): boolean {
+  return (PULL_REQUEST_EVENTS as readonly string[]).includes(name ?? '');
+}
+
+/** `eventCommit` as a runner expression, for an action.yml default. */
+export const EVENT_COMMIT_EXPRESSION = `\${{ (${PULL_REQUEST_EVENTS.map((event) => `github.event_name == '${event}'`).join(' || ')}) && github.event.pull_request.head.sha || github.sha }}`;
+
+export interface PullRequestSides {
+  headSha?: string;
+  /** `owner/name` of the head's repository; '' when unknown (a deleted fork). */
+  headRepo: string;
+  baseRepo: string;
+}
+
+export interface PullRequestEvent {
+  event: (typeof PULL_REQUEST_EVENTS)[number];
+  /** Undefined when the payload cannot be read or has no pull request head. */
+  pullRequest?: PullRequestSides;
+}
+
+/** The pull-request event the step runs for; undefined for other events or without a payload file. */
+export function pullRequestEvent(source: InputSource): PullRequestEvent | undefined {
+  const { GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventPath } = source.env;
+  const known = PULL_REQUEST_EVENTS.find((name) => name === event);
+  if (!known || !eventPath) return undefined;
+  return { event: known, pullRequest: readPullRequest(source, eventPath) };
+}
+
+/** The pull request's head commit on pull-request events, otherwise GITHUB_SHA; undefined when neither. */
+export function eventCommit(
+  source: InputSource,
+  pullRequest: PullRequestEvent | undefined = pullRequestEvent(source),
+): string | undefined {
+  // A pull request's GITHUB_SHA is its merge commit: used only when the payload has no head.
+  return pullRequest?.pullRequest?.headSha ?? (source.env.GITHUB_SHA?.trim() || undefined);
+}
+
+/** Whether the head is a branch of the base repository itself; unknown is not. */
+export function sameRepository(pullRequest: PullRequestSides | undefined): boolean {
+  return (
+    pullRequest !== undefined && pullRequest.baseRepo !== '' && pullRequest.headRepo === pullRequest.baseRepo
+  );
+}
+
+function readPullRequest(source: InputSource, eventPath: string): PullRequestSides | undefined {
+  type Side = { sha?: unknown; repo?: { full_name?: unknown } | null };
+  let payload: { pull_request?: { head?: Side; base?: Side } };
+  try {
+    payload = JSON.parse(source.readFile(eventPath)) as typeof payload;
+  } catch {
+    return undefined;
+  }
+  const { head, base } = payload.pull_request ?? {};
+  if (!head) return undefined;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return {
+    headSha: text(head.sha) || undefined,
+    // A deleted fork has no repository: it is not the base repository either.
+    headRepo: text(head.repo?.full_name),
+    baseRepo: text(base?.repo?.full_name),
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * Job summaries in Markdown, the first thing a reviewer opens on a failed pull request: the outcome
+ * in the heading, then one row with the facts (link, status, ref, commit, how long the step waited),
+ * then why it failed, then the jobs. Every value from the service passes through markdown.ts (text,
+ * code or a link to an http(s) URL the service gave for it), so a commit message or job name shows
+ * as text: no links, images, mentions, emphasis or HTML, and the tables keep their columns.
+ * Free-form text (job errors, commit messages, the failure message, session names) is written
+ * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
+ */
+import { firstJobError, type WorkflowRun } from '../service/contract.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
+import { bounded, formatElapsed } from '../text/plain.js';
+import { redactDeep } from '../github/io.js';
+import { status } from '../text/status.js';
+import { orderByNeeds } from './job-graph.js';
+import { selects } from './job-selection.js';
+
+type Job = WorkflowRun['jobs'][number];
+
+/** How following a run ended, as the summary tells it. */
+export type RunOutcome =
+  | 'succeeded'
+  | 'failed'
+  | 'timed-out'
+  | 'cancelled'
+  | 'not-followed'
+  | 'unknown-jobs'
+  | 'action-required'
+  | 'wrong-commit';
+
+export interface RunReport {
+  /** The workflow file name, or `run <id>` when the step did not dispatch it. */
+  title: string;
+  runId: string;
+  runUrl: string;
+  /** The run as last read; undefined when it was never read. */
+  run?: WorkflowRun;
+  outcome: RunOutcome;
+  /** The jobs the step followed (`jobs` input: keys and `type:` selectors); all when undefined. */
+  jobs?: string[];
+  waitedMs?: number;
+  /** What the step said when it failed, in plain text (escaped here). */
+  reason?: string;
+  /** The ref the step dispatched, shown while the run has not been read (`wait: false`). */
+  gitRef?: string;
+}
+
+const RUN_HEADINGS: Record<RunOutcome, string> = {
+  succeeded: '✅ succeeded',
+  failed: '❌ failed',
+  'timed-out': '⏱️ did not finish in time',
+  cancelled: '🛑 not followed to the end: the step was cancelled',
+  'not-followed': '🚀 dispatched',
+  'unknown-jobs': '❌ `jobs` names jobs the run does not have',
+  'action-required': '✋ waits for approval',
+  'wrong-commit': '❌ a run of another commit',
+};
+
+/** `redact` is applied to every value first: escaping would change a secret's characters. */
+export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
+  // Each job after the jobs it needs: the tables read in the order the pipeline runs.
+  const ordered = input.run && { ...input.run, jobs: orderByNeeds(input.run.jobs) };
+  const report = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
+  const { run } = report;
+  const subject = report.jobs
+    ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
+    : `Workflow run ${markdownText(report.title, 120)}`;
+  const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
+  const commit = run?.gitCommitHash
+    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
+    : '';
+  // The ref only where it says more than the commit: a branch or tag, not the commit's own SHA.
+  const ref = run?.requestedGitRef ?? report.gitRef ?? '';
+  const hash = (run?.gitCommitHash ?? '').toLowerCase();
+  const showRef =
+    ref !== '' && !(hash !== '' && /^[0-9a-f]{7,40}$/i.test(ref) && hash.startsWith(ref.toLowerCase()));
+  const cells = [
+    ['Run', markdownLink(report.runId.slice(0, 8), report.runUrl)],
+    ['Status', run ? status(run.status) : status('new')],
+    ...(showRef ? [['Ref', markdownCode(ref, 120)]] : []),
+    ['Commit', commit],
+    ['Waited', report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)],
+  ];
+  lines.push(
+    `| ${cells.map(([name]) => name).join(' | ')} |`,
+    `| ${cells.map(() => '---').join(' | ')} |`,
+    `| ${cells.map(([, value]) => value).join(' | ')} |`,
+    '',
+  );
+  lines.push(...why(report));
+  if (run && run.jobs.length > 0) {
+    lines.push('| Job | Status | Duration | Build / submission |', '| --- | --- | --- | --- |');
+    for (const job of run.jobs) {
+      const followed = followedBy(report, job) ? '' : ' (not followed)';
+      lines.push(
+        `| ${jobName(job)}${followed} | ${status(job.status)}${skippedBecause(job, run.jobs)} | ${jobDuration(job)} | ${jobIds(job)} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.outcome === 'not-followed')
+    lines.push('Not followed (`wait: false`): follow it with `wait-for-run` and this run id.', '');
+  return lines.join('\n');
+}
+
+/**
+ * Only the fields the summary shows, each text at most BOUND characters (cut between words, so no
+ * secret is cut): job outputs and other large fields are not copied, and a huge answer costs no
+ * more to redact and render than a small one.
+ */
+function shownFields(run: WorkflowRun): WorkflowRun {
+  const { id, status, url, gitCommitHash, requestedGitRef } = run;
+  const jobs = run.jobs.map((job) => {
+    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt, requiredJobKeys } = job;
+    const error = firstJobError(job);
+    return {
+      id,
+      key,
+      name: name && bounded(name),
+      type,
+      status,
+      errors: error === undefined ? undefined : [bounded(error)],
+      buildId,
+      submissionId,
+      createdAt,
+      updatedAt,
+      requiredJobKeys,
+    };
+  });
+  const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
+  return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
+}
+
+/** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
+function why(report: RunReport): string[] {
+  if (report.outcome === 'succeeded' || report.outcome === 'not-followed') return [];
+  const jobs = (report.run?.jobs ?? []).filter((job) => followedBy(report, job));
+  const failed = jobs.filter((job) => job.status === 'failure');
+  const canceled = jobs.filter((job) => job.status === 'canceled');
+  const lines: string[] = [];
+  // What a reviewer of the pull request (this summary is its comment too) can do about it.
+  const approval = report.run?.status === 'action-required';
+  if (approval) {
+    const waiting = (report.run?.jobs ?? []).filter((job) => job.status === 'action-required');
+    lines.push('**The run waits for approval**', '');
+    for (const job of waiting) lines.push(`- ${jobName(job)}`);
+    if (waiting.length > 0) lines.push('');
+  }
+  if (failed.length > 0) {
+    lines.push('**Failed jobs**', '');
+    for (const job of failed) lines.push(`- ${jobName(job)}${jobError(job)}`);
+    lines.push('');
+  }
+  if (canceled.length > 0) {
+    lines.push('**Canceled jobs**', '');
+    for (const job of canceled) lines.push(`- ${jobName(job)}`);
+    lines.push('');
+  }
+  // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
+  if (report.reason && failed.length + canceled.length === 0)
+    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
+  const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
+  if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
+  return lines;
+}
+
+/** Whether the step followed this job: all of them without `jobs`. */
+function followedBy(report: Pick<RunReport, 'jobs'>, job: Job): boolean {
+  return !report.jobs || report.jobs.some((selector) => selects(selector, job));
+}
+
+function jobName(job: Job): string {
+  return job.name && job.name !== job.key
+    ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
+    : markdownCode(job.key, 60);
+}
+
+/** For a skipped job: the jobs it needs that did not succeed (`requiredJobKeys`), which is why. */
+function skippedBecause(job: Job, jobs: Job[]): string {
+  if (job.status !== 'skipped') return '';
+  const unsuccessful = (job.requiredJobKeys ?? []).filter(
+    (key) => jobs.find((other) => other.key === key)?.status !== 'success',
+  );
+  return unsuccessful.length > 0
+    ? ` (needs ${unsuccessful.map((key) => markdownCode(key, 60)).join(', ')}, which did not succeed)`
+    : '';
+}
+
+function jobIds(job: Job): string {
+  return [
+    job.buildId && `build ${markdownCode(job.buildId, 40)}`,
+    job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
+  ]
+    .filter(Boolean)
+    .join('<br>');
+}
+
+/** From the job's creation to its last update, once it is terminal (the service's timestamps). */
+function jobDuration(job: Job): string {
+  if (!['success', 'failure', 'canceled'].includes(job.status) || !job.createdAt || !job.updatedAt) return '';
+  const ms = Date.parse(job.updatedAt) - Date.parse(job.createdAt);
+  return Number.isFinite(ms) && ms >= 0 ? formatElapsed(ms) : '';
+}
+
+function jobError(job: Job): string {
+  const text = firstJobError(job);
+  return text ? `: ${markdownMessage(text, 300, 5)}` : '';
+}

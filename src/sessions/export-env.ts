@@ -1,0 +1,40 @@
+/**
+ * What a step exports to `$GITHUB_ENV` for the later steps of its job, bounded. Linux refuses an
+ * environment string over 128 KiB (`E2BIG`), and the runner gives every later step of the job, the
+ * post step included, every variable exported: one value that large keeps all of them from starting,
+ * and the session the post step should stop keeps running. A value over MAX_EXPORTED_BYTES is left
+ * to its step output, with a warning that names both.
+ */
+import type { ActionIO } from '../github/io.js';
+
+/** The most one exported variable may hold (name, `=` and value, in UTF-8 bytes). */
+export const MAX_EXPORTED_BYTES = 32 * 1024;
+
+/** The step output that holds the same value as each variable. */
+const OUTPUT_OF: Record<string, string> = {
+  SVC_DEVICE_SESSION_ID: 'session-id',
+  AGENT_DEVICE_DAEMON_BASE_URL: 'agent-device-remote-session-url',
+  AGENT_DEVICE_DAEMON_AUTH_TOKEN: 'agent-device-remote-session-token',
+  ARGENT_TOOLS_URL: 'tools-url',
+  ARGENT_AUTH_TOKEN: 'tools-auth-token',
+  APPIUM_URL: 'appium-url',
+  APPIUM_CAPS: 'capabilities',
+};
+
+/** Exports each variable that fits, warns for each that does not, and says which were exported. */
+export function exportForLaterSteps(io: ActionIO, variables: Array<[string, string]>): void {
+  const exported: string[] = [];
+  for (const [name, value] of variables) {
+    const bytes = Buffer.byteLength(`${name}=${value}`);
+    if (bytes > MAX_EXPORTED_BYTES) {
+      const output = OUTPUT_OF[name];
+      io.warning(
+        `${name} was not exported for later steps: its value is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_EXPORTED_BYTES / 1024} KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).${output ? ` Read it from the step output \`${output}\` instead (\`steps.<id>.outputs.${output}\`), written to a file rather than to an environment variable.` : ''}`,
+      );
+      continue;
+    }
+    io.exportVariable(name, value);
+    exported.push(name);
+  }
+  io.info(`Exported for later steps: ${exported.join(', ')}`);
+}

@@ -1,0 +1,51 @@
+/**
+ * The job summary of stop-device-session: which session, how it ended (`stopped`, or `errored`
+ * when it had already ended with an error), when it finished and how long it ran, by the service's
+ * own timestamps; or, when the stop could not be confirmed, that a device may still be running.
+ * Values from the service pass through markdown.ts; the only link is the session's page (`url`),
+ * and only when it is http(s).
+ */
+import type { DeviceSession } from '../service/contract.js';
+import { redactDeep } from '../github/io.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
+import { formatElapsed } from '../text/plain.js';
+import { sessionTitle } from '../sessions/summary.js';
+import { formatTimestamp, msBetween } from '../text/time.js';
+
+export type StopReport =
+  | { sessionId: string; session: DeviceSession }
+  /** The stop failed: `notFound` for a 404, else it could not be confirmed; `reason` is the step's message. */
+  | { sessionId: string; notFound: boolean; reason: string };
+
+const OUTCOMES: Record<string, string> = {
+  stopped: '⏹️ stopped',
+  errored: '❌ had ended with an error (`errored`)',
+};
+
+/** `redact` is applied to every value first: escaping would change a secret's characters. */
+export function renderStopSummary(input: StopReport, redact: (text: string) => string): string {
+  const report = redactDeep(input, redact);
+  if (!('session' in report)) {
+    const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
+    const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
+    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
+    if (!report.notFound)
+      lines.push(
+        '**The session may still be running and billing**: stop it from its page, or it runs until its maximum duration.',
+        '',
+      );
+    return lines.join('\n');
+  }
+  const { session } = report;
+  const outcome = OUTCOMES[session.status] ?? markdownText(session.status, 40);
+  const ran = msBetween(session.startedAt, session.finishedAt);
+  const lines = [`### ${sessionTitle(session)}: ${outcome}`, ''];
+  lines.push('| Session | Status | Finished | Ran for |', '| --- | --- | --- | --- |');
+  lines.push(
+    `| ${markdownLink(session.id, session.url, 60)} | ${markdownText(session.status, 40)} | ${formatTimestamp(session.finishedAt) ?? ''} | ${ran === undefined ? '' : formatElapsed(ran)} |`,
+    '',
+  );
+  if (session.status === 'stopped' && !session.startedAt)
+    lines.push('It was stopped before it was ready: it never started.', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * Stopping a device session, in one place for every path that stops one: the post step, the
+ * stop-device-session command, a readiness timeout, a session that failed to be ready and a
+ * cancelled step. A paid device left running must never be silent, so "stopped" means confirmed:
+ * the service reports the session `stopped` or `errored`. Stop is idempotent on the service, so it
+ * is retried like a read.
+ */
+import type { ActionIO } from '../github/io.js';
+import type { ServiceClient } from '../service/client.js';
+import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
+import { ServiceError } from '../service/errors.js';
+import { ActionFailure } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceContext } from '../github/context.js';
+import { STATE } from './state.js';
+import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+
+const CONFIRM_INTERVAL_MS = 2000;
+const STOP_ON_FAILURE_MS = 60_000;
+
+/** A stop that could not be confirmed: says once which session, where, and what to do. */
+export class StopNotConfirmed extends ActionFailure {
+  constructor(
+    message: string,
+    /** The service answered 404: no such session, or not visible to this token. */
+    readonly notFound = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Stops the session and waits until the service confirms it, or throws StopNotConfirmed. `signal`
+ * abandons the confirmation (the step is about to be killed); the error then says so.
+ */
+export async function stopSession(
+  client: ServiceClient,
+  sessionId: string,
+  options: { deadline: number; sessionUrl?: string; signal?: AbortSignal },
+): Promise<DeviceSession> {
+  const limits = { deadline: options.deadline, signal: options.signal };
+  try {
+    let session = await client.stopDeviceSession(sessionId, limits);
+    // The spec's stop answers with the session already stopped; a service that stops
+    // asynchronously is given until the deadline to confirm it.
+    while (!isSessionTerminal(session) && Date.now() + CONFIRM_INTERVAL_MS < options.deadline) {
+      await sleep(CONFIRM_INTERVAL_MS, undefined, { signal: options.signal }).catch(() => undefined);
+      if (options.signal?.aborted) break;
+      session = await client.getDeviceSession(sessionId, limits);
+      if (!isSessionTerminal(session)) session = await client.stopDeviceSession(sessionId, limits);
+    }
+    if (isSessionTerminal(session)) return session;
+    throw new Error(`the service still reports it as \`${session.status}\``);
+  } catch (error) {
+    const where = options.sessionUrl ? ` (${options.sessionUrl})` : '';
+    if (error instanceof ServiceError && error.status === 404)
+      throw new StopNotConfirmed(
+        `Device session ${sessionId}${where} was not found: it does not exist, or this token cannot see it (404: ${error.serviceMessage}).`,
+        true,
+      );
+    const reason =
+      error instanceof Error && 'reason' in error && typeof error.reason === 'string'
+        ? error.reason
+        : (error as Error).message;
+    throw new StopNotConfirmed(
+      `Device session ${sessionId}${where} could not be confirmed stopped: ${reason.replace(/\.+$/, '')}. ` +
+        'It may still be running and billing until it reaches its maximum duration: stop it from its session page, ' +
+        'or with the stop-device-session command and this session id.',
+    );
+  }
+}
+
+/**
+ * Stops a session the step no longer needs (timeout, cancelled, ended before ready, unusable create
+ * answer), then fails the step with `reason`. The stop gets a few seconds when the step was
+ * cancelled (the runner kills it soon), a minute otherwise.
+ */
+export async function stopAndFail(
+  context: ServiceContext,
+  session: { id: string; url?: string | null },
+  reason: string,
+  /** The job summary to write once it is known whether the stop was confirmed. */
+  summary?: (stopped: boolean) => string,
+): Promise<never> {
+  const { io, client } = context;
+  const within = context.signal?.aborted ? STOP_ON_CANCEL_MS : STOP_ON_FAILURE_MS;
+  let stopped = false;
+  try {
+    const final = await stopSession(client, session.id, {
+      deadline: Date.now() + within,
+      sessionUrl: session.url ?? undefined,
+    });
+    io.saveState(STATE.stopped, 'true');
+    io.setOutput('status', final.status);
+    logStopped(io, final);
+    stopped = true;
+  } catch (stopError) {
+    // Both matter: why the step failed, and that a device may still be running.
+    io.error((stopError as Error).message);
+  }
+  if (summary) await io.appendSummary(summary(stopped));
+  const outcome = stopped
+    ? ' The session was stopped.'
+    : ' Stopping it could not be confirmed (see the error above).';
+  throw new ActionFailure(`${reason}${outcome} ${session.url ?? ''}`.trimEnd());
+}
+
+export function logStopped(io: ActionIO, session: DeviceSession): void {
+  const finished = session.finishedAt ? ` at ${session.finishedAt}` : '';
+  io.info(`Device session ${session.id} is ${session.status}${finished}. ${session.url ?? ''}`.trimEnd());
+}

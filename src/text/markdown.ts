@@ -1,0 +1,157 @@
+/**
+ * Markdown for the job summary and the pull-request comment, which GitHub renders: text from
+ * elsewhere (commit messages, job names, error messages, session names) must show as the text it
+ * is. Rendered as it came, it could add links, images fetched from any host when the page is
+ * viewed, `@mentions` that notify people, issue back-references, emphasis, headings, lists and
+ * HTML, close a link label early with `]`, split a table row with `|` or a trailing `\`, or
+ * reorder what is shown around it with bidirectional control characters.
+ *
+ * Two renderings:
+ * - markdownVerbatim / markdownCode: an inline code span, for free-form text from the service (job
+ *   errors, messages, commit messages) and for ids and keys. Its characters are written as they
+ *   came, so a secret in it stays whole and the runner, which masks secrets in the uploaded job
+ *   summary by exact match only, still finds it. Inside a code span GitHub renders nothing: no
+ *   emphasis, links, autolinks, HTML (`<img>` is shown as text), entities (`&amp;` is shown as
+ *   written), mentions or references. The only characters changed are line breaks (flattened) and
+ *   bidirectional controls (shown as `<U+202E>`), and in a table cell `|` (written `\|`, which
+ *   GitHub shows as `|`: GFM splits table rows before it reads code spans).
+ * - markdownText: escaped plain text, for short labels (job names, statuses): reads better, but
+ *   escaping changes characters (`_` is written `\_`), so it is never used for text that may carry
+ *   a secret.
+ */
+import { oneLine } from './plain.js';
+
+/**
+ * The zero-width space, as an entity so the source shows it. GitHub finds `@name` mentions and
+ * `#123` / `GH-123` references in the text AFTER Markdown is rendered (a backslash escape is gone
+ * by then), so the only way to keep them as text is to put something between the sign and the name.
+ * (Inside a code span GitHub looks for neither, and an entity would show as written.)
+ */
+const ZERO_WIDTH = '&#8203;';
+
+/**
+ * Bidirectional control characters (embeddings, overrides, isolates, marks): they reorder how the
+ * text around them is displayed ("Trojan Source"), in code spans too. Each is shown as its code point.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function showBidi(text: string): string {
+  return text.replace(BIDI_CONTROLS, (sign) => `<U+${sign.charCodeAt(0).toString(16).toUpperCase()}>`);
+}
+
+/**
+ * ASCII punctuation that means something in (GitHub-flavoured) Markdown: emphasis, code, links,
+ * images, headings, ordered lists (`.`), tables, strikethrough, math (`$`), autolinks (`:` and
+ * `.` are escaped so that `https://…` and `www.…` in text are not turned into links). CommonMark lets any ASCII
+ * punctuation be escaped with a backslash, and GFM reads `\|` inside a table cell as a pipe.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()#.!|~:$]/g;
+/** `-` and `+` only start a list (and `- - -` a rule) at the start of a line; elsewhere they are text. */
+const LIST_START = /^[-+]/;
+/** `GH-123` is an issue reference on GitHub, in any case, unless a letter or digit comes before it. */
+const GH_REFERENCE = /(?<![A-Za-z0-9])(gh-)(?=\d)/gi;
+
+/**
+ * Text from elsewhere as one line of Markdown text, safe in a paragraph, a quote, a heading, a
+ * link label or a table cell: at most `max` characters of the original, line breaks flattened.
+ * Escaping changes characters: use markdownVerbatim for text that may hold a secret.
+ */
+export function markdownText(text: string, max = 200): string {
+  return showBidi(oneLine(text, max))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(MARKDOWN_PUNCTUATION, (sign) => `\\${sign}`)
+    .replace(LIST_START, (sign) => `\\${sign}`)
+    .replace(/@/g, `@${ZERO_WIDTH}`)
+    .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH}`)
+    .replace(GH_REFERENCE, `$1${ZERO_WIDTH}`);
+}
+
+/**
+ * Free-form text from elsewhere (an error message, a commit message) as an inline code span, its
+ * characters as they came (see above), outside table cells: in a paragraph, a list item, a quote
+ * or a heading. At most `max` characters, cut between words (oneLine), never inside one.
+ */
+export function markdownVerbatim(text: string, max = 200): string {
+  return codeSpan(showBidi(oneLine(text, max)));
+}
+
+/**
+ * A message from elsewhere (a job's error, the step's failure) kept as it came, line by line (`<br>`
+ * between its lines, at most `maxLines`), each line in code spans like markdownVerbatim, and every
+ * http(s) URL in it a link whose label is the URL itself in a code span: its characters stay as
+ * they came, so a secret in it is still masked, and it can be clicked. Outside table cells.
+ */
+export function markdownMessage(text: string, max = 1000, maxLines = 10): string {
+  const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  const shown = lines.slice(0, maxLines).map((line) => messageLine(line, max));
+  if (lines.length > maxLines) shown.push(`… (${lines.length - maxLines} more lines)`);
+  return shown.join('<br>');
+}
+
+function messageLine(line: string, max: number): string {
+  const flat = showBidi(oneLine(line, max));
+  const parts: string[] = [];
+  let last = 0;
+  for (const match of flat.matchAll(/https?:\/\/[^\s`<>"']+/g)) {
+    // Punctuation that ends a sentence is not part of the URL.
+    const url = match[0].replace(/[.,;:!?)\]]+$/, '');
+    const before = flat.slice(last, match.index).trim();
+    if (before) parts.push(codeSpan(before));
+    // Linked only when the link's target is the URL unchanged (nothing to encode; a bare host gains a `/`).
+    const href = httpUrl(url);
+    parts.push(href === url || href === `${url}/` ? `[${codeSpan(url)}](<${href}>)` : codeSpan(url));
+    last = match.index + url.length;
+  }
+  const rest = flat.slice(last).trim();
+  if (rest) parts.push(codeSpan(rest));
+  return parts.join(' ');
+}
+
+/**
+ * Text from elsewhere as an inline code span that is also safe in a table cell (for ids, refs,
+ * keys, and free-form text that a table shows): `|` is written `\|`, which GitHub shows as `|`.
+ */
+export function markdownCode(text: string, max = 200): string {
+  return codeSpan(showBidi(oneLine(text, max))).replace(/\|/g, '\\|');
+}
+
+/** A code span of one flat line: the fence is one backtick longer than any run in the text. */
+function codeSpan(flat: string): string {
+  if (flat === '') return '';
+  let longestRun = 0;
+  for (const [run] of flat.matchAll(/`+/g)) longestRun = Math.max(longestRun, run.length);
+  const fence = '`'.repeat(longestRun + 1);
+  // A space on each side is stripped by the renderer: it keeps a backtick at either end apart from the fence.
+  const padded = flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}
+
+/**
+ * A link whose target is a URL the service gave for that purpose, only when it is http(s); any
+ * other URL (javascript:, data:, relative, malformed) leaves the label as plain text.
+ */
+export function markdownLink(label: string, url: string | null | undefined, max = 200): string {
+  const href = httpUrl(url);
+  const text = markdownText(label, max);
+  return href ? `[${text}](<${href}>)` : text;
+}
+
+/** The URL normalised by the WHATWG parser, with what could end or split the link encoded; else undefined. */
+export function httpUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+  // `<` `>` end the bracketed destination, `\` escapes, `|` splits a table row, the rest are
+  // encoded for good measure; all are safe to percent-encode in a URL.
+  return parsed.href.replace(
+    /[<>\\|()`'" ]/g,
+    (sign) => `%${sign.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}

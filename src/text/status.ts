@@ -1,0 +1,23 @@
+/**
+ * The icon every summary, comment and log table puts before a run's, a job's or a session's status,
+ * so that one status reads the same everywhere. A status the service added later gets ❔.
+ */
+import { markdownText } from './markdown.js';
+
+const STATUS_ICON: Record<string, string> = {
+  success: '✅',
+  failure: '❌',
+  canceled: '⏹️',
+  skipped: '⏭️',
+  'in-progress': '⏳',
+  new: '🕒',
+  'action-required': '✋',
+  'pending-cancel': '⏹️',
+  stopped: '⏹️',
+  errored: '❌',
+};
+
+/** A status with its icon, for a table cell or a list. */
+export function status(value: string): string {
+  return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
+}
