@@ -38,6 +38,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     if (!command) for (const warning of unusedInputWarnings(chosen, source)) io.warning(warning);
     invocation = COMMANDS[chosen].read(source);
     if (invocation.baseUrl) for (const warning of transportWarnings(invocation.baseUrl)) io.warning(warning);
+    for (const note of invocation.notes) io[note.level](note.text);
   } catch (error) {
     const outputs = chosen ? (COMMANDS[chosen] as Command).failureOutputs : undefined;
     for (const [name, value] of Object.entries(outputs ?? {})) io.setOutput(name, value);

@@ -17,6 +17,7 @@ import { createClient, envNumber } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { UUID, isSessionTerminal, type DeviceSession } from './service/contract.js';
 import type { ServiceClient } from './service/client.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './service/poll.js';
 import { STATE, readSessions, restoreTransport, type SavedSession } from './sessions/state.js';
 import {
   alreadyEndedMessage,
@@ -136,7 +137,7 @@ async function handle(
     return;
   }
   const token = io.getInput('token').trim() || process.env.SVC_TOKEN?.trim() || '';
-  const pollIntervalMs = Number(io.getState(STATE.pollIntervalMs)) || 5_000;
+  const pollIntervalMs = Number(io.getState(STATE.pollIntervalMs)) || DEFAULT_POLL_INTERVAL_MS;
   const client = createClient({ baseUrl, token, pollIntervalMs, timeoutMs: POST_STOP_WITHIN_MS }, io);
   // A signal does not abandon the stop: it shortens the time left to confirm it (and skips the reads).
   const giveUp = new AbortController();

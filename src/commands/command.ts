@@ -6,6 +6,7 @@
  */
 import type { ActionIO } from '../github/io.js';
 import type { ServiceClient } from '../service/client.js';
+import type { InputNote } from '../inputs/parsers.js';
 import {
   InputError,
   readTable,
@@ -58,6 +59,8 @@ export interface Invocation {
   comment?: { kind: 'run-workflow' | 'start-device-session'; subject: string; githubToken?: string };
   /** The service's base URL, for commands that call it. */
   baseUrl?: string;
+  /** Advice on valid inputs, to log before the command runs. */
+  notes: InputNote[];
 }
 
 export interface Command {
@@ -93,7 +96,13 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
             }
           : undefined;
       const baseUrl = typeof shared['base-url'] === 'string' ? shared['base-url'] : undefined;
-      return { values, run: (context) => definition.run(values, context), comment, baseUrl };
+      return {
+        values,
+        run: (context) => definition.run(values, context),
+        comment,
+        baseUrl,
+        notes: read.notes,
+      };
     },
   };
 }

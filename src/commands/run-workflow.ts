@@ -44,6 +44,7 @@ export const runWorkflow = defineCommand({
       required: true,
       hint: 'outside a GitHub event with a commit (no GITHUB_SHA), give a branch, tag or SHA.',
       parse: parse.gitRef,
+      advise: parse.gitRefAdvice,
     },
     inputs: {
       description:

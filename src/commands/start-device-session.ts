@@ -28,7 +28,7 @@ import {
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../sessions/summary.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { SESSION_OUTPUTS, waitUntilReady } from '../sessions/ready.js';
 import { STATE, saveSessions, type SavedSession } from '../sessions/state.js';
 import { stopAndFail, stopSession } from '../sessions/stop.js';
@@ -276,7 +276,7 @@ async function closeErrored(
     saveSessions(service.io, sessions);
   } catch (error) {
     service.io.warning(
-      `Device session ${session.id} errored; the stop sent to close it was not confirmed (${(error as Error).message.replace(/\.+$/, '')}). The post step tries again when the job ends.`,
+      `Device session ${session.id} errored; the stop sent to close it was not confirmed (${withoutFinalDots((error as Error).message)}). The post step tries again when the job ends.`,
     );
   }
 }
@@ -356,7 +356,7 @@ function featureNotEnabled(error: unknown): error is ServiceError {
 function featureNotEnabledMessage(error: ServiceError, appId: string): string {
   return (
     `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${appId} ` +
-    `(400: ${error.serviceMessage.replace(/\.+$/, '')}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
+    `(400: ${withoutFinalDots(error.serviceMessage)}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
     "ask an owner of that account to request access to the device-sessions preview, or use a project of an account that has it. The step's inputs are not the problem; no session was created."
   );
 }

@@ -10,7 +10,7 @@ import { ActionFailure } from '../errors.js';
 import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
@@ -161,7 +161,7 @@ function logDelivery(io: ActionIO, fields: WebhookFields): void {
 function failedStatus(fields: WebhookFields): ActionFailure {
   const kind = fields.kind === 'build' ? 'Build' : 'Submission';
   const reason = fields.error
-    ? `: ${oneLine(fields.error.errorCode, 100)}: ${oneLine(fields.error.message, 1000).replace(/\.+$/, '')}`
+    ? `: ${oneLine(fields.error.errorCode, 100)}: ${withoutFinalDots(oneLine(fields.error.message, 1000))}`
     : '; the payload gives no error code or message';
   const details = fields.detailsUrl ? ` Details: ${oneLine(fields.detailsUrl, 500)}` : '';
   return new ActionFailure(

@@ -110,27 +110,42 @@ export function secretParts(secret: string): string[] {
   return [secret, ...secret.split(/\r\n|\r|\n/)].filter((part) => part.trim() !== '');
 }
 
+/**
+ * Control characters but the line feed and the tab: raw escape sequences (colours, cursor moves,
+ * a terminal title), a carriage return that overwrites a line, the Unicode line separators. No
+ * message of the action holds one on purpose; text from elsewhere that does shows a space there.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * In an annotation @actions/core escapes CR and LF itself and the runner shows the rest as data:
+ * only what drives a terminal (ESC, the C1 CSI, other C0 controls, DEL) is taken out there.
+ */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u009b]/g;
+
 export function createCoreIO(): ActionIO {
   const registry = new SecretRegistry();
   const redact = (text: string): string => registry.redact(text);
+  /** Every log line and annotation: secrets out first, then what a log must not carry raw. */
+  const forLog = (text: string): string => redact(text).replace(UNPRINTABLE, ' ');
+  const forAnnotation = (text: string): string => redact(text).replace(TERMINAL_CONTROL, ' ');
   return {
     getInput: (name) => core.getInput(name, { trimWhitespace: false }),
     getState: (name) => core.getState(name),
     // info() writes its text as it is, so this is where text from elsewhere must be neutralised.
-    info: (message) => core.info(neutraliseLines(redact(message))),
+    info: (message) => core.info(neutraliseLines(forLog(message))),
     // Annotations, debug lines and group titles are the data of the action's own `::name::data`
     // command, with CR and LF escaped by @actions/core: the runner reads the line as that command
     // (it tries `::` first and `##[` only when that fails), so nothing inside the data is obeyed.
-    warning: (message) => core.warning(redact(message)),
-    error: (message) => core.error(redact(message)),
+    warning: (message) => core.warning(forAnnotation(message)),
+    error: (message) => core.error(forAnnotation(message)),
     setFailed: (message) => {
-      core.setFailed(redact(message));
+      core.setFailed(forAnnotation(message));
       // @actions/core sets exit code 1 itself; @github/local-action's stand-in for it does not.
       process.exitCode = 1;
     },
-    notice: (message) => core.notice(redact(message)),
-    debug: (message) => core.debug(redact(message)),
-    group: (title, fn) => core.group(redact(title), fn),
+    notice: (message) => core.notice(forAnnotation(message)),
+    debug: (message) => core.debug(forAnnotation(message)),
+    group: (title, fn) => core.group(forAnnotation(title), fn),
     mask: (secret) => {
       for (const part of secretParts(secret)) if (registry.add(part)) core.setSecret(part);
     },

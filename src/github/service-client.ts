@@ -2,6 +2,7 @@
 import type { ActionIO } from './io.js';
 import type { ApiSettings } from '../inputs/table.js';
 import { ServiceClient } from '../service/client.js';
+import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { DEFAULT_RETRY_POLICY, MIN_DELAY_MS } from '../service/retry.js';
 
 export const USER_AGENT = 'svc-github-action/1';
@@ -12,7 +13,7 @@ export function createClient(api: ApiSettings, io: ActionIO): ServiceClient {
     token: api.token,
     userAgent: USER_AGENT,
     redact: (text) => io.redact(text),
-    requestTimeoutMs: envNumber('SVC_REQUEST_TIMEOUT_MS', 30_000),
+    requestTimeoutMs: envNumber('SVC_REQUEST_TIMEOUT_MS', REQUEST_TIMEOUT_MS),
     // Back-off starts at half a poll interval (at most 1 s): never slower to retry a read than to poll.
     retry: {
       ...DEFAULT_RETRY_POLICY,

@@ -4,69 +4,15 @@
  * input, what is wrong and what is allowed. Values of inputs that may hold secrets are never
  * echoed: `shown()` decides what a message may quote.
  */
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Scalar, type YAMLError } from 'yaml';
-
-/** One problem with one input; the reader collects them all before failing. */
-export class InputProblem extends Error {}
-
-export type Parser<T> = (value: string, name: string) => T;
-
+import { InputProblem, didYouMean, shown, type InputNote, type Parser } from './problems.js';
 import { UUID } from '../service/contract.js';
+import { CONTROL } from '../text/plain.js';
 
-export { UUID };
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export { InputProblem, didYouMean, shown, type InputNote, type Parser } from './problems.js';
+export { dispatchInputs, type DispatchInputs } from './dispatch-inputs.js';
+
 /** The shortest poll interval allowed: fast tests against the simulator, never a busy loop. */
 export const MIN_POLL_INTERVAL_SECONDS = 0.05;
-
-/**
- * A short, printable rendering of a bad value for an error message. A value that looks like it
- * could be a credential (long, no spaces, high entropy) is not quoted at all: a token pasted into
- * the wrong input must not land in the log.
- */
-export function shown(value: string): string {
-  if (looksLikeSecret(value)) return 'a value that looks like a credential (not shown)';
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
-  return `\`${flat.length > 60 ? `${flat.slice(0, 57)}...` : flat}\``;
-}
-
-function looksLikeSecret(value: string): boolean {
-  // user:password@ of a URL, with or without a scheme (`admin:pw@host` parses as a URL too).
-  if (/:[^/@]+@/.test(value)) return true;
-  // A token pasted beside other words (`Bearer <token>`) is still a token.
-  return value.split(/\s+/).some(looksLikeToken);
-}
-
-function looksLikeToken(word: string): boolean {
-  // Paths (`.github/workflows/e2e.yml`) and URLs are not tokens.
-  if (word.length < 20 || word.includes('/')) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /\d/].filter((re) => re.test(word)).length;
-  return classes >= 2 && !/^[a-z0-9.-]+\.(ya?ml)$/i.test(word) && !/^https?:\/\/[^@]*$/i.test(word);
-}
-
-/** "did you mean" for a near miss: the same word in another case, or one or two letters off. */
-export function didYouMean(value: string, allowed: readonly string[]): string {
-  const lower = value.toLowerCase();
-  const match =
-    allowed.find((candidate) => candidate.toLowerCase() === lower) ??
-    allowed.find((candidate) => editDistance(candidate.toLowerCase(), lower) <= 2);
-  return match ? ` Did you mean \`${match}\`?` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[b.length];
-}
 
 export const text =
   (max: number): Parser<string> =>
@@ -79,12 +25,37 @@ export const text =
   };
 
 export const uuid: Parser<string> = (value, name) => {
+  const page = pageOf(value);
+  if (page)
+    throw new InputProblem(
+      `\`${name}\` is the link to ${page.what}'s page, not an id: give the id it ends in, ${page.id}.`,
+    );
   if (!UUID.test(value))
     throw new InputProblem(
       `\`${name}\` must be a UUID (8-4-4-4-12 hexadecimal digits); got ${uuidTypo(value) ?? shown(value)}.`,
     );
   return value.toLowerCase();
 };
+
+/**
+ * The service's pages of a run and of a session end in its id (`…/workflows/<id>`,
+ * `…/device-sessions/<id>`): a link pasted where the id belongs names the id to give instead.
+ */
+function pageOf(value: string): { id: string; what: string } | undefined {
+  const url = parseUrl(value);
+  if (!url || !['http:', 'https:'].includes(url.protocol)) return undefined;
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  const id = segments.at(-1) ?? '';
+  if (!UUID.test(id)) return undefined;
+  const parent = segments.at(-2);
+  const what =
+    parent === 'workflows' || parent === 'runs'
+      ? 'a workflow run'
+      : parent === 'device-sessions'
+        ? 'a device session'
+        : 'a dashboard';
+  return { id: id.toLowerCase(), what };
+}
 
 /**
  * A value shaped like a UUID but for its length or a stray character is a typo, not a credential:
@@ -241,6 +212,22 @@ export const gitRef: Parser<string> = (value, name) => {
   return value;
 };
 
+/** What YAML 1.2 reads as a number: `1.10`, `1e3`, `0x1F`, `0o17`, `.5`, `-2`. */
+const YAML_NUMBER = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$|^0x[0-9a-f]+$|^0o[0-7]+$/i;
+
+/**
+ * A ref that reads as a number reached the action after the runner's YAML: unquoted, `1.10` arrives
+ * as `1.1` and is dispatched as that other tag, and nothing later can tell. Said, not refused: the
+ * ref may be exactly what was written (`git-ref: '2.0'`).
+ */
+export const gitRefAdvice = (value: string, name: string): InputNote | undefined =>
+  YAML_NUMBER.test(value)
+    ? {
+        level: 'warning',
+        text: `\`${name}\` is \`${value}\`, which YAML reads as a number: unquoted in the workflow, \`1.10\` arrives as \`1.1\` and \`1e3\` as \`1000\`. If it was written unquoted, quote it (\`${name}: '1.10'\`) so the ref is dispatched as written.`,
+      }
+    : undefined;
+
 /** `expected-commit`: a commit SHA, whole or its first 7 or more hexadecimal digits; lower-cased. */
 export const commitSha: Parser<string> = (value, name) => {
   if (!/^[0-9a-f]{7,64}$/i.test(value))
@@ -308,98 +295,6 @@ export const jobKeys: Parser<string[]> = (value, name) => {
     );
   return selectors;
 };
-
-export type DispatchInputs = Record<string, string | number | boolean>;
-
-const YAML_PROBLEMS: Partial<Record<YAMLError['code'], string>> = {
-  BAD_INDENT: 'the indentation is not consistent',
-  TAB_AS_INDENT: 'a tab is used for indentation (use spaces)',
-  MISSING_CHAR: 'a closing quote or bracket is missing',
-  BAD_DQ_ESCAPE: 'a double-quoted string has an invalid escape',
-  MULTILINE_IMPLICIT_KEY: 'a key spans more than one line (is a `:` missing?)',
-  UNEXPECTED_TOKEN: 'something unexpected is there',
-  BLOCK_AS_IMPLICIT_KEY: 'a block is used as a key',
-  MULTIPLE_DOCS: 'there is more than one document (`---`)',
-  BAD_SCALAR_START: 'a value starts with a character that needs quoting',
-};
-
-/**
- * `inputs`: a mapping written as YAML or JSON; scalar values only; no anchors, aliases or tags.
- * YAML would silently change some numbers (`1.10` → 1.1, `0x1F` → 31, digits lost past 2^53):
- * those are refused with a message that says to quote them, never sent changed, and that repeats
- * the value in neither form.
- */
-export const dispatchInputs: Parser<DispatchInputs> = (value, name) => {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(value, { uniqueKeys: true, prettyErrors: false, lineCounter });
-  if (document.errors.length > 0) {
-    const first = document.errors[0];
-    const { line, col } = lineCounter.linePos(first.pos[0]);
-    const what =
-      first.code === 'DUPLICATE_KEY'
-        ? `the key \`${keyAt(value, first.pos[0])}\` appears more than once`
-        : (YAML_PROBLEMS[first.code] ?? 'it cannot be read');
-    throw new InputProblem(`\`${name}\` is not valid YAML or JSON: at line ${line}, column ${col}, ${what}.`);
-  }
-  let special: string | undefined;
-  visit(document, {
-    Alias: () => {
-      special = 'aliases (*name)';
-      return visit.BREAK;
-    },
-    Node: (_key, node) => {
-      if ('anchor' in node && node.anchor) special = 'anchors (&name)';
-      else if ('tag' in node && node.tag) special = 'tags (!tag)';
-      return special ? visit.BREAK : undefined;
-    },
-  });
-  if (special)
-    throw new InputProblem(`\`${name}\` must be a plain mapping; YAML ${special} are not allowed.`);
-  if (!isMap(document.contents))
-    throw new InputProblem(
-      `\`${name}\` must be a mapping of input names to values, such as \`profile: preview\`.`,
-    );
-
-  const entries: [string, string | number | boolean][] = [];
-  const problems: string[] = [];
-  for (const pair of document.contents.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    const where = () => `\`${name}.${shown(key).replace(/`/g, '')}\``;
-    if (key.trim() === '' || CONTROL.test(key)) {
-      problems.push(`\`${name}\` has an empty or unprintable key.`);
-      continue;
-    }
-    const node = pair.value;
-    if (!isScalar(node) || !['string', 'number', 'boolean'].includes(typeof node.value)) {
-      problems.push(`${where()} must be a string, number or boolean (workflow_dispatch inputs are scalars).`);
-      continue;
-    }
-    // Neither the value as written nor as read is repeated: either may be a secret, and the runner
-    // masks a secret only in the form it knows.
-    if (typeof node.value === 'number' && numberChanged(node as Scalar<number>, value)) {
-      problems.push(
-        `${where()} is a number that YAML would change (it reads \`1.10\` as 1.1, \`0x1F\` as 31, and long numbers with lost digits); quote it to send it as written.`,
-      );
-      continue;
-    }
-    entries.push([key, node.value as string | number | boolean]);
-  }
-  if (problems.length > 0) throw new InputProblem(problems.join(' '));
-  // fromEntries defines own properties: a `__proto__` key is kept as a key, not swallowed.
-  return Object.fromEntries(entries);
-};
-
-/** The source text of a number when YAML's reading of it differs from what was written. */
-function numberChanged(node: Scalar<number>, source: string): string | undefined {
-  const written = node.range ? source.slice(node.range[0], node.range[1]).trim() : String(node.value);
-  if (!Number.isSafeInteger(node.value) && Number.isInteger(node.value)) return written;
-  return String(node.value) === written ? undefined : written;
-}
-
-function keyAt(source: string, offset: number): string {
-  const match = /^\s*["']?([^"':\n]*)/.exec(source.slice(offset));
-  return (match?.[1] ?? '').trim().slice(0, 60);
-}
 
 function parseUrl(value: string): URL | undefined {
   try {

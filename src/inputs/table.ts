@@ -4,9 +4,10 @@
  * its inputs: reading and validation here, the root action's "not used by this command" warning,
  * every action.yml and the README's tables (scripts/generate/main.ts).
  */
-import { InputProblem, type Parser } from './parsers.js';
+import { InputProblem, type InputNote, type Parser } from './parsers.js';
 import * as parse from './parsers.js';
 import { UserFacingError } from '../errors.js';
+import { DEFAULT_POLL_INTERVAL_MS } from '../service/poll.js';
 
 export interface InputSpec<T = unknown> {
   /** One sentence or two for action.yml and the README; says what is allowed. */
@@ -39,6 +40,8 @@ export interface InputSpec<T = unknown> {
    */
   blankMeansNone?: boolean;
   parse: Parser<T>;
+  /** Advice on a valid value the user gave (not a default): logged before the command runs. */
+  advise?(value: T, name: string): InputNote | undefined;
 }
 
 export type InputTable = Record<string, InputSpec>;
@@ -81,9 +84,10 @@ const MAX_INPUT_LENGTH = 65_536;
 export function readTable<T extends InputTable>(
   table: T,
   source: InputSource,
-): { values: Partial<Values<T>>; problems: string[] } {
+): { values: Partial<Values<T>>; problems: string[]; notes: InputNote[] } {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
+  const notes: InputNote[] = [];
   for (const [name, spec] of Object.entries(table)) {
     let raw: string | undefined;
     try {
@@ -104,13 +108,16 @@ export function readTable<T extends InputTable>(
     }
     try {
       values[name] = spec.parse(raw, name);
+      // Only a value the user wrote is advised on, not a default or a fallback filled in for them.
+      const note = source.input(name).trim() === raw ? spec.advise?.(values[name], name) : undefined;
+      if (note) notes.push(note);
     } catch (error) {
       if (!(error instanceof InputProblem)) throw error;
       // A secret's problem is stated without its value; parsers of secret inputs never quote it.
       problems.push(error.message);
     }
   }
-  return { values: values as Partial<Values<T>>, problems };
+  return { values: values as Partial<Values<T>>, problems, notes };
 }
 
 /** The trimmed value of an input after its environment fallback and default; undefined when none. */
@@ -182,11 +189,21 @@ export function pollInterval(defaultSeconds: number) {
   } satisfies InputSpec<number>;
 }
 
+/** A job on a GitHub-hosted runner is ended after this long, whatever the step waits for. */
+const HOSTED_JOB_LIMIT_MINUTES = 360;
+
 export function timeout(defaultMinutes: number, what: string) {
   return {
     description: `How long to wait ${what}, in minutes: a positive number up to ${MAX_TIMEOUT_MINUTES} (a week; fractions allowed).`,
     default: String(defaultMinutes),
     parse: parse.positiveNumber(MAX_TIMEOUT_MINUTES),
+    advise: (minutes: number, name: string) =>
+      minutes > HOSTED_JOB_LIMIT_MINUTES
+        ? {
+            level: 'notice' as const,
+            text: `\`${name}\` is ${minutes} minutes, more than the ${HOSTED_JOB_LIMIT_MINUTES}-minute limit of a job on a GitHub-hosted runner: there the runner ends the job first. A self-hosted runner can wait longer.`,
+          }
+        : undefined,
   } satisfies InputSpec<number>;
 }
 
@@ -244,7 +261,10 @@ export function apiSettings(values: {
     token: values.token,
     baseUrl: values['base-url'],
     // stop-device-session has no poll interval: its retries pace themselves at the spec's 5 s.
-    pollIntervalMs: (values['poll-interval-seconds'] ?? 5) * 1000,
+    pollIntervalMs:
+      values['poll-interval-seconds'] === undefined
+        ? DEFAULT_POLL_INTERVAL_MS
+        : values['poll-interval-seconds'] * 1000,
     timeoutMs: values['timeout-minutes'] * 60_000,
   };
 }

@@ -43,7 +43,7 @@ import { ServiceError } from '../service/errors.js';
 import { poll, type PollOutcome } from '../service/poll.js';
 import { Progress } from '../github/progress.js';
 import { renderRunSummary, type RunOutcome } from './summary.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { ActionFailure } from '../errors.js';
 import { selectedType, selectJobs } from './job-selection.js';
 import type { ServiceContext } from '../github/context.js';
@@ -322,7 +322,7 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
     );
   if (!exists) return error;
   const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;
-  return new ActionFailure(`${error.message.replace(/\.$/, '')}. The run goes on${where}`);
+  return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import { dirname } from 'node:path';
 import { parse } from 'yaml';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { selectedType } from './job-selection.js';
-import { oneLine } from '../text/plain.js';
+import { isRecord, oneLine } from '../text/plain.js';
 
 export interface PlannedDispatch {
   /** The job's workspace (GITHUB_WORKSPACE, else the current directory). */
@@ -56,7 +56,7 @@ export async function checkWorkflowFile(plan: PlannedDispatch): Promise<FileChec
   } catch (error) {
     return { problems: [], skipped: `${file} cannot be parsed (${oneLine(String(error), 200)})` };
   }
-  if (!isMapping(document) || !isMapping(document.jobs))
+  if (!isRecord(document) || !isRecord(document.jobs))
     return { problems: [], skipped: `${file} has no \`jobs\` mapping` };
   const skipped: string[] = [];
   const problems = [
@@ -104,13 +104,13 @@ interface DeclaredInput {
 function declaredInputs(on: unknown): Map<string, DeclaredInput> | undefined {
   const none = new Map<string, DeclaredInput>();
   if (on === 'workflow_dispatch' || (Array.isArray(on) && on.includes('workflow_dispatch'))) return none;
-  if (!isMapping(on) || !('workflow_dispatch' in on)) return undefined;
+  if (!isRecord(on) || !('workflow_dispatch' in on)) return undefined;
   const dispatch = on.workflow_dispatch;
-  if (dispatch == null || (isMapping(dispatch) && dispatch.inputs == null)) return none;
-  if (!isMapping(dispatch) || !isMapping(dispatch.inputs)) return undefined;
+  if (dispatch == null || (isRecord(dispatch) && dispatch.inputs == null)) return none;
+  if (!isRecord(dispatch) || !isRecord(dispatch.inputs)) return undefined;
   return new Map(
     Object.entries(dispatch.inputs).map(([name, raw]) => {
-      const spec = isMapping(raw) ? raw : {};
+      const spec = isRecord(raw) ? raw : {};
       return [
         name,
         {
@@ -180,7 +180,7 @@ function typeProblem(
 function jobProblems(jobs: Record<string, unknown>, selectors: string[], skipped: string[]): string[] {
   const keys = Object.keys(jobs);
   const problems: string[] = [];
-  const fileType = (key: string): unknown => (isMapping(jobs[key]) ? jobs[key].type : undefined);
+  const fileType = (key: string): unknown => (isRecord(jobs[key]) ? jobs[key].type : undefined);
   const unknownKeys = selectors.filter(
     (selector) => selectedType(selector) === undefined && !keys.includes(selector),
   );
@@ -229,8 +229,4 @@ function git(workspace: string, args: string[]): Promise<string | undefined> {
       (error, stdout) => resolve(error ? undefined : stdout),
     );
   });
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

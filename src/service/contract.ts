@@ -13,6 +13,7 @@
  * when a documented resource would not pass the client's schema.
  */
 import * as z from 'zod/mini';
+import { isRecord, oneLine } from '../text/plain.js';
 
 export const PLATFORMS = ['android', 'ios'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -180,38 +181,52 @@ export type WorkflowRunResource = {
 // ---------------------------------------------------------------------------------------------------
 // What the client accepts
 
-const nullableString = z.optional(z.nullable(z.string()));
+/**
+ * A string field the action shows (a link, a status, a time, a name), read through the one-line rule
+ * with a length bound: whatever the service sends, it reaches the log, the outputs and the summary
+ * as one line of text, never as extra lines or raw escape sequences. Secrets (remoteConfig), job
+ * outputs and the commit message (its first line is shown) are kept as sent.
+ */
+const line = (max: number) =>
+  z.pipe(
+    z.string(),
+    z.transform((text: string) => oneLine(text, max)),
+  );
+const shownText = z.optional(z.nullable(line(255)));
+const link = z.optional(z.nullable(line(2048)));
+const time = z.optional(z.nullable(line(64)));
+const status = line(64);
 
 export const workflowJobSchema = z.looseObject({
   id: z.string(),
-  key: z.string(),
-  name: nullableString,
-  type: nullableString,
-  status: z.string(),
+  key: line(255),
+  name: shownText,
+  type: shownText,
+  status,
   requiredJobKeys: z.optional(z.nullable(z.array(z.string()))),
-  environment: nullableString,
+  environment: shownText,
   outputs: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   errors: z.optional(z.nullable(z.array(z.unknown()))),
-  buildId: nullableString,
-  submissionId: nullableString,
-  createdAt: nullableString,
-  updatedAt: nullableString,
+  buildId: shownText,
+  submissionId: shownText,
+  createdAt: time,
+  updatedAt: time,
 });
 
 export const workflowRunSchema = z.looseObject({
   id: z.string(),
-  status: z.string(),
-  url: nullableString,
-  gitCommitHash: nullableString,
-  gitCommitMessage: nullableString,
-  requestedGitRef: nullableString,
-  triggerEventType: nullableString,
-  createdAt: nullableString,
-  updatedAt: nullableString,
+  status,
+  url: link,
+  gitCommitHash: shownText,
+  gitCommitMessage: z.optional(z.nullable(z.string())),
+  requestedGitRef: shownText,
+  triggerEventType: shownText,
+  createdAt: time,
+  updatedAt: time,
   jobs: z.array(workflowJobSchema),
 });
 
-export const dispatchedRunSchema = z.looseObject({ id: z.string(), url: nullableString });
+export const dispatchedRunSchema = z.looseObject({ id: z.string(), url: link });
 
 export const remoteConfigSchema = z.looseObject({
   agentDeviceRemoteSessionUrl: z.optional(z.string()),
@@ -226,23 +241,23 @@ export const remoteConfigSchema = z.looseObject({
 
 export const deviceSessionSchema = z.looseObject({
   id: z.string(),
-  appId: nullableString,
-  url: nullableString,
-  jobRunId: nullableString,
-  name: nullableString,
-  type: nullableString,
-  packageVersion: nullableString,
-  buildId: nullableString,
-  applicationArchiveUrl: nullableString,
-  platform: nullableString,
-  status: z.string(),
+  appId: shownText,
+  url: link,
+  jobRunId: shownText,
+  name: shownText,
+  type: shownText,
+  packageVersion: shownText,
+  buildId: shownText,
+  applicationArchiveUrl: link,
+  platform: shownText,
+  status,
   remoteConfig: z.optional(z.nullable(remoteConfigSchema)),
   maxDurationMinutes: z.optional(z.nullable(z.number())),
   maxIdleTimeMinutes: z.optional(z.nullable(z.number())),
-  startedAt: nullableString,
-  finishedAt: nullableString,
-  createdAt: nullableString,
-  updatedAt: nullableString,
+  startedAt: time,
+  finishedAt: time,
+  createdAt: time,
+  updatedAt: time,
 });
 
 export type WorkflowJob = z.infer<typeof workflowJobSchema>;
@@ -265,7 +280,7 @@ export function isUuid(value: string): boolean {
  */
 export function firstJobError(job: Pick<WorkflowJob, 'errors'>): string | undefined {
   for (const error of job.errors ?? []) {
-    const record = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const record = isRecord(error) ? error : {};
     const text = [error, record.message, record.title].find(
       (value): value is string => typeof value === 'string' && value.trim() !== '',
     );

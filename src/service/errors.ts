@@ -27,6 +27,8 @@ export class NetworkError extends UserFacingError {
     readonly certainlyNotProcessed: boolean,
     /** The cause alone, without the operation: for retry lines that name the operation once. */
     readonly reason: string = message,
+    /** A fault of the set-up (the scheme, a certificate) that no retry mends. */
+    readonly lasting = false,
   ) {
     super(message);
   }
@@ -91,4 +93,73 @@ export function describeStatus(
     (status >= 500 ? `The service failed (${status})` : `Unexpected answer (${status})`);
   const codePart = code ? ` [${code}]` : '';
   return `${hint}${codePart}: ${serviceMessage}`;
+}
+
+/** Why a connection failed before anything was sent, in words; the TLS cases are not worth a retry. */
+const BEFORE_SENDING: Record<string, { words: string; lasting?: boolean }> = {
+  ECONNREFUSED: { words: 'the connection was refused: nothing listens at that address and port' },
+  ENOTFOUND: { words: 'the host name does not resolve (DNS): check its spelling' },
+  EAI_AGAIN: { words: 'the host name could not be resolved for now (DNS)' },
+  EHOSTUNREACH: { words: 'the host cannot be reached from this runner' },
+  ENETUNREACH: { words: 'the network of the host cannot be reached from this runner' },
+  WRONG_SCHEME: {
+    words:
+      'the server does not speak TLS there: the base URL probably says https:// where the server takes http://',
+    lasting: true,
+  },
+  UNTRUSTED: {
+    words:
+      "the server's certificate is not trusted (self-signed, or signed by an authority this runner does not know; a private authority's certificate can be given to Node with NODE_EXTRA_CA_CERTS)",
+    lasting: true,
+  },
+  EXPIRED: { words: "the server's certificate has expired or is not valid yet", lasting: true },
+  ERR_TLS_CERT_ALTNAME_INVALID: {
+    words: "the server's certificate is for another host name (host name mismatch): use a host name it names",
+    lasting: true,
+  },
+  TLS: { words: 'the TLS handshake failed', lasting: true },
+};
+
+const UNTRUSTED_CODES = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+];
+
+/**
+ * A network error that certainly came before the request was sent (no connection, no TLS session),
+ * in words: undefined for any other (reset, timeout), which may have followed a request the
+ * service received. `host` is where the action tried to connect.
+ */
+export function beforeSending(
+  error: unknown,
+  host: string,
+  /** The error's own text, made safe to show: kept for a failed connection, not for TLS. */
+  detail: string,
+): { reason: string; lasting: boolean } | undefined {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const message = error instanceof Error ? error.message : '';
+  const key =
+    code in BEFORE_SENDING
+      ? code
+      : /wrong version number|packet length too long|http request/i.test(message)
+        ? 'WRONG_SCHEME'
+        : UNTRUSTED_CODES.includes(code)
+          ? 'UNTRUSTED'
+          : code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID'
+            ? 'EXPIRED'
+            : /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(code)
+              ? 'TLS'
+              : undefined;
+  if (key === undefined) return undefined;
+  const { words, lasting = false } = BEFORE_SENDING[key];
+  // OpenSSL's own text ("ssl3_get_record:wrong version number") says nothing to a user: its code does.
+  const where = lasting
+    ? `the secure connection (TLS) to ${host} could not be set up; ${words}${code ? ` (${code})` : ''}`
+    : `could not reach ${host}; ${words} (${detail})`;
+  return { reason: `nothing was sent: ${where}`, lasting };
 }

@@ -6,10 +6,12 @@
  * It knows nothing of GitHub.
  */
 import { HttpClient } from '@actions/http-client';
-import type { RequestHandler } from '@actions/http-client/lib/interfaces';
-import type { IncomingMessage, RequestOptions } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ZodMiniType } from 'zod/mini';
+import { depthExceeds, readBody, readErrorBody, RequestPreparation } from './wire.js';
 import {
+  beforeSending,
   describeStatus,
   NetworkError,
   ResponseFormatError,
@@ -23,8 +25,10 @@ import {
   retryDelayMs,
   type RetryPolicy,
 } from './retry.js';
-import { oneLine } from '../text/plain.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { isRecord, oneLine } from '../text/plain.js';
+
+/** The default limit of one attempt, connect to last byte: also the comment's (github/comment.ts). */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface HttpSettings {
   baseUrl: string;
@@ -58,34 +62,8 @@ export interface RequestSpec<T> {
   signal?: AbortSignal;
 }
 
-const NOT_PROCESSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 /** Deeper JSON than any resource of the spec is refused before anything walks it recursively. */
 const MAX_JSON_DEPTH = 64;
-
-/**
- * Adjusts each request just before @actions/http-client sends it (its own extension point):
- * an IPv6 literal host loses the brackets a URL has but a socket address must not, and the
- * request carries the abort signal of its attempt, so a time limit or a cancellation destroys
- * the request itself instead of leaving it running. `signal` is set right before each request:
- * the library calls prepareRequest synchronously inside request().
- */
-class RequestPreparation implements RequestHandler {
-  signal: AbortSignal | undefined;
-
-  prepareRequest(options: RequestOptions): void {
-    if (typeof options.host === 'string' && /^\[.*\]$/.test(options.host))
-      options.host = options.host.slice(1, -1);
-    if (this.signal) options.signal = this.signal;
-  }
-
-  canHandleAuthentication(): boolean {
-    return false;
-  }
-
-  handleAuthentication(): never {
-    throw new Error('not used');
-  }
-}
 
 export class ServiceHttp {
   private readonly client: HttpClient;
@@ -98,7 +76,7 @@ export class ServiceHttp {
 
   constructor(private readonly settings: HttpSettings) {
     this.baseUrl = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
-    this.requestTimeoutMs = settings.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = settings.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     this.maxResponseBytes = settings.maxResponseBytes ?? 16 * 1024 * 1024;
     this.retry = settings.retry ?? DEFAULT_RETRY_POLICY;
     this.redact = settings.redact ?? ((text) => text);
@@ -187,12 +165,18 @@ export class ServiceHttp {
     }
     if (timedOut)
       return networkFailure(spec, `no complete answer within ${this.requestTimeoutMs / 1000} s`, false);
-    const code = (error as { code?: string } | null)?.code;
+    const host = new URL(this.baseUrl).host;
     // Redacted before it is shortened: a cut must never leave part of a secret behind.
     const detail = oneLine(this.redact(error instanceof Error ? error.message : String(error)), 200);
-    const notProcessed = code !== undefined && NOT_PROCESSED_CODES.has(code);
-    const where = notProcessed ? ` (could not reach ${new URL(this.baseUrl).host})` : '';
-    return networkFailure(spec, `network error${where}: ${detail}`, notProcessed);
+    const before = beforeSending(error, host, detail);
+    if (before)
+      return new NetworkError(
+        `${spec.operation} failed: ${before.reason}.`,
+        true,
+        before.reason,
+        before.lasting,
+      );
+    return networkFailure(spec, `network error: ${detail}`, false);
   }
 
   private statusError(
@@ -201,7 +185,7 @@ export class ServiceHttp {
     body: string,
     message: IncomingMessage,
   ): ServiceError {
-    const { code, text } = readErrorBody(body, String(message.headers['content-type'] ?? ''));
+    const { code, text, serviceShape } = readErrorBody(body, String(message.headers['content-type'] ?? ''));
     const serviceMessage = oneLine(this.redact(text), 500);
     const retryAfter = message.headers['retry-after'];
     const retryAfterMs = parseRetryAfterMs(
@@ -209,9 +193,14 @@ export class ServiceHttp {
       Date.now(),
     );
     let reason = describeStatus(status, code, serviceMessage, spec.notFound, Boolean(this.settings.token));
-    // The commonest 404 of a new set-up: a base URL that already names the API version.
-    if (status === 404 && /\/v\d+$/.test(new URL(this.baseUrl).pathname.replace(/\/+$/, '')))
-      reason += `. The base URL ${new URL(this.baseUrl).pathname.replace(/\/+$/, '')} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`;
+    // The commonest 404 of a new set-up: a base URL that already names the API version. Otherwise:
+    // the spec has no 404 for a create or dispatch, and the service answers its 404s in its own
+    // shape, so any other 404 came from no route at that address: the base URL is the likely fault.
+    const path = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+    if (status === 404 && /\/v\d+$/.test(path))
+      reason += `. The base URL ${path} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`;
+    else if (status === 404 && (!serviceShape || spec.method === 'POST'))
+      reason += `. ${wrongBaseUrl(new URL(this.baseUrl))}`;
     return new ServiceError(
       `${spec.operation} failed: ${reason}`,
       status,
@@ -267,29 +256,8 @@ function reasonOf(error: Error): string {
 
 /** `data.id` when it is a string: kept even when the rest of the answer is unusable. */
 function resourceIdOf(data: unknown): string | undefined {
-  const id = typeof data === 'object' && data !== null ? (data as { id?: unknown }).id : undefined;
+  const id = isRecord(data) ? data.id : undefined;
   return typeof id === 'string' ? id : undefined;
-}
-
-/**
- * Whether JSON text nests deeper than `limit`, by counting brackets outside strings: one pass over
- * the text, no recursion (so it cannot overflow the stack) and nothing allocated.
- */
-function depthExceeds(json: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const code = json.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b || code === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (code === 0x7d || code === 0x5d) depth--;
-  }
-  return false;
 }
 
 /**
@@ -307,54 +275,11 @@ function notRepeated(spec: RequestSpec<unknown>, failure: Error): Error {
   return failure;
 }
 
-/** The error body's shape is "not shown" in the spec: read the common shapes, fall back to a summary. */
-function readErrorBody(body: string, contentType: string): { code?: string; text: string } {
-  try {
-    const json = JSON.parse(body) as Record<string, unknown>;
-    const first = Array.isArray(json.errors)
-      ? (json.errors[0] as Record<string, unknown> | undefined)
-      : undefined;
-    const nested =
-      typeof json.error === 'object' && json.error !== null
-        ? (json.error as Record<string, unknown>)
-        : undefined;
-    const source = first ?? nested ?? json;
-    const text = [source.message, json.message, json.error].find((v): v is string => typeof v === 'string');
-    const code = [source.code, json.code].find((v): v is string => typeof v === 'string');
-    return { code, text: text ?? 'no message given' };
-  } catch {
-    return { text: `non-JSON answer (${contentType || 'no content type'}, ${body.length} bytes)` };
-  }
-}
-
-function readBody(message: IncomingMessage, limit: number, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    // The first outcome wins: destroying the socket below also fires 'aborted' and 'close'.
-    const settle = (error: Error | undefined, body?: string): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      if (error) {
-        reject(error);
-        message.destroy();
-      } else resolve(body ?? '');
-    };
-    const onAbort = (): void => settle(new Error('aborted'));
-    if (signal.aborted) return settle(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    message.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) settle(new ResponseFormatError(`the service's answer is larger than ${limit} bytes`));
-      else chunks.push(chunk);
-    });
-    message.on('end', () => settle(undefined, Buffer.concat(chunks).toString('utf8')));
-    message.on('error', (error) => settle(error));
-    message.on('aborted', () => settle(new Error('connection closed before the answer was complete')));
-    message.on('close', () => {
-      if (!message.complete) settle(new Error('connection closed before the answer was complete'));
-    });
-  });
+/** The advice for a 404 that is not the service's: what the base URL is and what it should be. */
+function wrongBaseUrl(base: URL): string {
+  const path = base.pathname.replace(/\/+$/, '');
+  const what = path
+    ? `its path ${path} may be a page of the dashboard or a prefix the service does not have`
+    : 'it may point at something other than the service';
+  return `The base URL ${base.origin}${path} is probably wrong: ${what}. Give the service's API address, such as https://api.example.com, without /v2 or a page path.`;
 }

@@ -7,6 +7,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** The spec's pace of status reads (and of stop retries) where no input sets one. */
+export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+
 export type PollOutcome<T> =
   | { kind: 'done'; value: T }
   | { kind: 'timeout'; last: T | undefined }

@@ -27,7 +27,7 @@ export const MIN_DELAY_MS = 50;
 /** Whether `error` may be retried for a request of this kind. */
 export function isRetryable(error: unknown, idempotent: boolean): boolean {
   if (error instanceof ServiceError) return idempotent && (error.status === 429 || error.status >= 500);
-  if (error instanceof NetworkError) return idempotent || error.certainlyNotProcessed;
+  if (error instanceof NetworkError) return !error.lasting && (idempotent || error.certainlyNotProcessed);
   if (error instanceof ResponseFormatError) return idempotent;
   return false;
 }

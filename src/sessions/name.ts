@@ -13,15 +13,15 @@
  * workflow and job with the device asked for.
  */
 import { SESSION_LIMITS } from '../service/contract.js';
+import { CONTROL } from '../text/plain.js';
 
 type Env = Record<string, string | undefined>;
 
 const SEPARATOR = ' · ';
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
 /** A value from the environment as one clean line ('' when unset). */
 function clean(value: string | undefined): string {
-  return (value ?? '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return (value ?? '').replace(new RegExp(CONTROL.source, 'g'), ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Cut to `max` characters, with `…` where it was cut. */

@@ -10,6 +10,7 @@ import type { ServiceClient } from '../service/client.js';
 import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
+import { withoutFinalDots } from '../text/plain.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../github/context.js';
 import { STATE } from './state.js';
@@ -63,7 +64,7 @@ export async function stopSession(
         ? error.reason
         : (error as Error).message;
     throw new StopNotConfirmed(
-      `Device session ${sessionId}${where} could not be confirmed stopped: ${reason.replace(/\.+$/, '')}. ` +
+      `Device session ${sessionId}${where} could not be confirmed stopped: ${withoutFinalDots(reason)}. ` +
         'It may still be running and billing until it reaches its maximum duration: stop it from its session page, ' +
         'or with the stop-device-session command and this session id.',
     );

@@ -3,7 +3,23 @@
  * inputs) safe to print in the log. Markdown for the job summary and comments is in markdown.ts.
  */
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/**
+ * The one class of characters that have no place on a line of the log: C0 and C1 controls (line
+ * breaks, ESC, DEL) and the Unicode line and paragraph separators. Tested (`CONTROL.test`) or
+ * replaced (`new RegExp(CONTROL.source, 'g')`) wherever text from elsewhere is checked.
+ */
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL_CHARS = new RegExp(`${CONTROL.source}+`, 'g');
+
+/** A plain object (not null, not an array): the one test before reading fields of parsed JSON. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A sentence's final dots removed, so that a message quoted inside another ends with one. */
+export function withoutFinalDots(text: string): string {
+  return text.replace(/\.+$/, '');
+}
 
 /** Where a cut may fall: white space as `trim()` sees it. */
 const SPACE = /\s/;

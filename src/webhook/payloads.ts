@@ -12,6 +12,7 @@
  *   known values are `finished`, `errored`, `canceled` (WEBHOOK_STATUSES), a newer one is passed on.
  */
 import { UserFacingError } from '../errors.js';
+import { isRecord } from '../text/plain.js';
 import * as z from 'zod/mini';
 
 export const WEBHOOK_EVENTS = ['BUILD', 'SUBMIT'] as const;
@@ -267,8 +268,4 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
