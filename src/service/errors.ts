@@ -14,6 +14,8 @@ export class ServiceError extends UserFacingError {
     readonly serviceMessage: string,
     readonly retryAfterMs: number | undefined,
     readonly reason: string = message,
+    /** What a 404 says of the base URL, for callers that word the 404 themselves. */
+    readonly baseUrlAdvice?: string,
   ) {
     super(message);
   }

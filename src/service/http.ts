@@ -196,11 +196,17 @@ export class ServiceHttp {
     // The commonest 404 of a new set-up: a base URL that already names the API version. Otherwise:
     // the spec has no 404 for a create or dispatch, and the service answers its 404s in its own
     // shape, so any other 404 came from no route at that address: the base URL is the likely fault.
+    // So is a path in it (the dashboard's page, a prefix) whatever the 404 looks like.
     const path = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
-    if (status === 404 && /\/v\d+$/.test(path))
-      reason += `. The base URL ${path} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`;
-    else if (status === 404 && (!serviceShape || spec.method === 'POST'))
-      reason += `. ${wrongBaseUrl(new URL(this.baseUrl))}`;
+    const advice =
+      status !== 404
+        ? undefined
+        : /\/v\d+$/.test(path)
+          ? `The base URL ${path} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`
+          : !serviceShape || spec.method === 'POST' || path !== ''
+            ? wrongBaseUrl(new URL(this.baseUrl))
+            : undefined;
+    if (advice) reason += `. ${advice}`;
     return new ServiceError(
       `${spec.operation} failed: ${reason}`,
       status,
@@ -208,6 +214,7 @@ export class ServiceHttp {
       serviceMessage,
       retryAfterMs,
       reason,
+      advice,
     );
   }
 
