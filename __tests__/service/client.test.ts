@@ -159,11 +159,12 @@ describe('ServiceClient against the simulator', () => {
       headers: { 'Retry-After': '30' },
       times: 1,
     });
-    const started = Date.now();
+    // The message is the decision: the 30 s wait was weighed against the deadline and not begun
+    // (had it been, the test would outlast Jest's time limit). No wall-clock bound: load slows a step.
     await expect(client.getWorkflowRun(id, { deadline: Date.now() + 1000 })).rejects.toThrow(
       /the time allowed (for it )?ran out/,
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(world.sim.requests.filter((request) => request.method === 'GET')).toHaveLength(1);
   });
 
   it('never repeats a dispatch whose answer was lost, and says so', async () => {
@@ -343,11 +344,10 @@ describe('limits of one attempt', () => {
       requestTimeoutMs: 300,
     });
     try {
-      const started = Date.now();
+      // The server trickles for ever: only the per-attempt limit ends this, and the message names it.
       await expect(client.getWorkflowRun(RUN_ID)).rejects.toThrow(
         `Reading workflow run ${RUN_ID} failed: no complete answer within 0.3 s`,
       );
-      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       client.dispose();
       await server.close();
