@@ -14,7 +14,7 @@ export class UserFacingError extends Error {
 export class ActionFailure extends UserFacingError {}
 
 /** The message for any error that reaches an entrypoint, and its stack (for the debug log) when it is a defect. */
-export function describeFailure(error: unknown): { message: string; stack?: string } {
+function describeFailure(error: unknown): { message: string; stack?: string } {
   if (error instanceof UserFacingError) return { message: error.message };
   const text = error instanceof Error ? error.message : String(error);
   return {

@@ -224,7 +224,10 @@ export const gitRefAdvice = (value: string, name: string): InputNote | undefined
   YAML_NUMBER.test(value)
     ? {
         level: 'warning',
-        text: `\`${name}\` is \`${value}\`, which YAML reads as a number: unquoted in the workflow, \`1.10\` arrives as \`1.1\` and \`1e3\` as \`1000\`. If it was written unquoted, quote it (\`${name}: '1.10'\`) so the ref is dispatched as written.`,
+        text:
+          `\`${name}\` is \`${value}\`, which YAML reads as a number: unquoted in the workflow, ` +
+          '`1.10` arrives as `1.1` and `1e3` as `1000`. ' +
+          `If it was written unquoted, quote it (\`${name}: '1.10'\`) so the ref is dispatched as written.`,
       }
     : undefined;
 

@@ -201,7 +201,9 @@ export function timeout(defaultMinutes: number, what: string) {
       minutes > HOSTED_JOB_LIMIT_MINUTES
         ? {
             level: 'notice' as const,
-            text: `\`${name}\` is ${minutes} minutes, more than the ${HOSTED_JOB_LIMIT_MINUTES}-minute limit of a job on a GitHub-hosted runner: there the runner ends the job first. A self-hosted runner can wait longer.`,
+            text:
+              `\`${name}\` is ${minutes} minutes, more than the ${HOSTED_JOB_LIMIT_MINUTES}-minute limit of a job ` +
+              'on a GitHub-hosted runner: there the runner ends the job first. A self-hosted runner can wait longer.',
           }
         : undefined,
   } satisfies InputSpec<number>;
@@ -232,13 +234,18 @@ export const exportEnv = {
 
 export const jobs = {
   description:
-    'Jobs to gate on, comma- or newline-separated: job keys as in the workflow file, or `type:<job type>` for every job of that type (`type:build`: all the builds). The step ends as soon as these jobs are terminal and succeeds only if all of them succeeded; a key or type the run does not have fails it. Default: the whole run.',
+    'Jobs to gate on, comma- or newline-separated: job keys as in the workflow file, or `type:<job type>` ' +
+    'for every job of that type (`type:build`: all the builds). The step ends as soon as these jobs are ' +
+    'terminal and succeeds only if all of them succeeded; a key or type the run does not have fails it. ' +
+    'Default: the whole run.',
   parse: parse.jobKeys,
 } satisfies InputSpec<string[]>;
 
 export const onActionRequired = {
   description:
-    "What to do when the run waits for a manual action such as an approval (status `action-required`): `wait` for it (until `timeout-minutes`), or `fail` the step at once (outcome `action-required`), linking the run's page where it is approved.",
+    'What to do when the run waits for a manual action such as an approval (status `action-required`): ' +
+    '`wait` for it (until `timeout-minutes`), or `fail` the step at once (outcome `action-required`), ' +
+    "linking the run's page where it is approved.",
   default: 'wait',
   parse: parse.oneOf(['wait', 'fail'] as const),
 } satisfies InputSpec<'wait' | 'fail'>;

@@ -21,7 +21,7 @@ import { ServiceHttp, type HttpSettings } from './http.js';
 export type { CreateSessionRequest, DispatchRequest } from './contract.js';
 
 /** Limits a call: no attempt starts after `deadline`; `signal` abandons it at once. */
-export interface CallLimits {
+interface CallLimits {
   deadline?: number;
   signal?: AbortSignal;
 }

@@ -228,7 +228,7 @@ export const workflowRunSchema = z.looseObject({
 
 export const dispatchedRunSchema = z.looseObject({ id: z.string(), url: link });
 
-export const remoteConfigSchema = z.looseObject({
+const remoteConfigSchema = z.looseObject({
   agentDeviceRemoteSessionUrl: z.optional(z.string()),
   agentDeviceRemoteSessionToken: z.optional(z.string()),
   toolsUrl: z.optional(z.string()),

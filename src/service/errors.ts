@@ -86,7 +86,11 @@ export function describeStatus(
   if (status === 400 && code === 'UNAUTHORIZED_ERROR') {
     // The header was sent and still not received: something between the runner and the service dropped it.
     if (tokenSent)
-      return `the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. The \`Authorization\` header was sent but did not reach the service: a proxy or gateway between the runner and the service may strip it.`;
+      return (
+        `the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. ` +
+        'The `Authorization` header was sent but did not reach the service: ' +
+        'a proxy or gateway between the runner and the service may strip it.'
+      );
     return `the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. Set the \`token\` input or the SVC_TOKEN environment variable.`;
   }
   const hint =

@@ -44,7 +44,7 @@ export interface HttpSettings {
   onRetry?: (event: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
 }
 
-export interface RequestSpec<T> {
+interface RequestSpec<T> {
   /** What the request does, in words, for messages: "Reading workflow run 1f2e…". */
   operation: string;
   method: 'GET' | 'POST';

@@ -15,7 +15,7 @@ export type PollOutcome<T> =
   | { kind: 'timeout'; last: T | undefined }
   | { kind: 'aborted'; last: T | undefined };
 
-export interface PollOptions<T> {
+interface PollOptions<T> {
   read: (limits: { deadline: number; signal?: AbortSignal }) => Promise<T>;
   isDone: (value: T) => boolean;
   /** Called after every read, for progress lines. */
