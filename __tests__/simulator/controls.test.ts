@@ -58,7 +58,8 @@ describe('POST /_sim/session-behaviour', () => {
   });
 
   it('null clears every other field too: a session after clearing behaves like the default', async () => {
-    w = await createWorld(WORKFLOWS, { readinessDelayMs: 20 });
+    // Held until made ready (explicit states): a short delay raced the test's own sleep under load.
+    w = await createWorld(WORKFLOWS, { readinessDelayMs: 3_600_000 });
     const all = {
       readinessDelayMs: 5_000,
       errorAfterMs: 5,
@@ -77,9 +78,9 @@ describe('POST /_sim/session-behaviour', () => {
       body: { appId: w.project.id, platform: 'ios', type: 'argent', maxDurationMinutes: 30 },
     });
     const id = reply.json.data.id as string;
-    await sleep(5);
     // extraStatusBeforeReady: null once set the status to null.
     expect(w.sim.getSession(id)?.status).toBe('new');
+    w.sim.readySession(id);
     const ready = await waitFor(
       () => w.sim.getSession(id)?.status === 'in-progress' && w.sim.getSession(id),
       'the session to be ready',
@@ -171,9 +172,6 @@ describe('POST /_sim/sessions/:id/ready', () => {
 describe('POST /_sim/reset', () => {
   it('forgets runs, sessions, behaviours, faults and recordings with their timers; tokens keep working', async () => {
     w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 100, readinessDelayMs: 100 });
-    const completed: unknown[] = [];
-    w.sim.events.on('job-completed', (event) => completed.push(event));
-    w.sim.events.on('session-status', (event) => completed.push(event));
     await dispatch();
     await createSession();
     await control('POST', '/_sim/session-behaviour', { errorAfterMs: 5 });
@@ -181,6 +179,11 @@ describe('POST /_sim/reset', () => {
     await control('POST', '/_sim/faults', { kind: 'status', status: 503, path: '/v2/', times: 5 });
 
     expect((await control('POST', '/_sim/reset')).status).toBe(200);
+    // Listened to from the reset on: what ended before it (a loaded machine is slow to get here) does
+    // not count, and a timer the reset left would still fire (its 100 ms end before the 150 ms below).
+    const completed: unknown[] = [];
+    w.sim.events.on('job-completed', (event) => completed.push(event));
+    w.sim.events.on('session-status', (event) => completed.push(event));
     expect(w.sim.requests).toEqual([]);
     const state = (await control('GET', '/_sim/state')).json.data;
     expect(state).toMatchObject({

@@ -39,7 +39,8 @@ export const runWorkflow = defineCommand({
     },
     'git-ref': {
       description:
-        "Branch, tag, commit SHA or full ref to run on. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA`.",
+        "Branch, tag, commit SHA or full ref to run on. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA`. " +
+        "Quote a ref that reads as a number (`git-ref: '1.10'`): unquoted, the runner's YAML turns it into another (`1.1`).",
       fallback: defaultGitRef,
       required: true,
       hint: 'outside a GitHub event with a commit (no GITHUB_SHA), give a branch, tag or SHA.',
