@@ -7,9 +7,14 @@ import { execFile } from 'node:child_process';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, sleep, waitFor } from './helpers.js';
 import { createWorld, type World } from '../harness/world.js';
-import { STORE } from '../harness/workflows.js';
+import { STORE, workflow } from '../harness/workflows.js';
 
-const WORKFLOWS = { 'release.yml': STORE };
+/** A build held behind an approval: the run waits, in a known state, until the test approves it. */
+const HELD = workflow('Held', {
+  approval: { type: 'require-approval' },
+  build: { type: 'build', needs: ['approval'] },
+});
+const WORKFLOWS = { 'release.yml': STORE, 'held.yml': HELD };
 let w: World;
 
 afterEach(async () => {
@@ -51,10 +56,10 @@ function follow(path: string, token: string, until: string[]): Promise<Followed>
   });
 }
 
-async function dispatch(): Promise<string> {
+async function dispatch(fileName = 'release.yml'): Promise<string> {
   const reply = await call(w.sim, 'POST', '/v2/workflows/dispatch', {
     token: w.token,
-    body: { appId: w.project.id, gitRef: 'main', fileName: 'release.yml' },
+    body: { appId: w.project.id, gitRef: 'main', fileName },
   });
   expect(reply.status).toBe(200);
   return reply.json.data.id as string;
@@ -62,9 +67,15 @@ async function dispatch(): Promise<string> {
 
 describe('a run followed by id', () => {
   it('dispatched through one connection, followed to the end by another process', async () => {
-    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 300 });
-    const id = await dispatch();
-    const followed = await follow(`/v2/workflows/runs/${id}`, w.viewer, ['success', 'failure', 'canceled']);
+    // The run waits for its approval until the follower (a process that takes a while to start,
+    // more so on a loaded machine) has read it once: the build starts only then, never before.
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 1000 });
+    const id = await dispatch('held.yml');
+    const following = follow(`/v2/workflows/runs/${id}`, w.viewer, ['success', 'failure', 'canceled']);
+    const read = () => w.sim.requests.some((r) => r.method === 'GET' && r.path.endsWith(id));
+    await waitFor(read, "the follower's first read", 30_000);
+    w.sim.approve(id);
+    const followed = await following;
     expect(followed.pid).not.toBe(process.pid);
     expect(followed.last).toMatchObject({ id, status: 'success' });
     expect(followed.seen.at(-1)).toBe('success');
