@@ -4,7 +4,16 @@
  * input, what is wrong and what is allowed. Values of inputs that may hold secrets are never
  * echoed: `shown()` decides what a message may quote.
  */
-import { InputProblem, didYouMean, shown, type InputNote, type Parser } from './problems.js';
+import {
+  InputProblem,
+  didYouMean,
+  pageOf,
+  parseUrl,
+  shown,
+  uuidTypo,
+  type InputNote,
+  type Parser,
+} from './problems.js';
 import { UUID } from '../service/contract.js';
 import { CONTROL } from '../text/plain.js';
 
@@ -36,45 +45,6 @@ export const uuid: Parser<string> = (value, name) => {
     );
   return value.toLowerCase();
 };
-
-/**
- * The service's pages of a run and of a session end in its id (`…/workflows/<id>`,
- * `…/device-sessions/<id>`): a link pasted where the id belongs names the id to give instead.
- */
-function pageOf(value: string): { id: string; what: string } | undefined {
-  const url = parseUrl(value);
-  if (!url || !['http:', 'https:'].includes(url.protocol)) return undefined;
-  const segments = url.pathname.split('/').filter((segment) => segment !== '');
-  const id = segments.at(-1) ?? '';
-  if (!UUID.test(id)) return undefined;
-  const parent = segments.at(-2);
-  const what =
-    parent === 'workflows' || parent === 'runs'
-      ? 'a workflow run'
-      : parent === 'device-sessions'
-        ? 'a device session'
-        : 'a dashboard';
-  return { id: id.toLowerCase(), what };
-}
-
-/**
- * A value shaped like a UUID but for its length or a stray character is a typo, not a credential:
- * it is shown whole, with what is wrong. Undefined for anything else (shown() decides then).
- */
-function uuidTypo(value: string): string | undefined {
-  if (value.length < 30 || value.length > 42 || value.split('-').length !== 5) return undefined;
-  const stray = [...value].findIndex((char) => !/[0-9a-f-]/i.test(char));
-  const strays = [...value].filter((char) => !/[0-9a-f-]/i.test(char)).length;
-  if (strays > 1) return undefined;
-  const groups = value.split('-').map((group) => group.length);
-  const problem =
-    stray >= 0
-      ? `\`${value[stray]}\` at position ${stray + 1} is not a hexadecimal digit`
-      : value.length !== 36
-        ? `${value.length} characters instead of 36 (groups of ${groups.join('-')} digits)`
-        : `groups of ${groups.join('-')} digits`;
-  return `\`${value}\` (${problem})`;
-}
 
 export const boolean: Parser<boolean> = (value, name) => {
   // The YAML 1.2 core schema's spellings, as @actions/core's getBooleanInput accepts them.
@@ -298,11 +268,3 @@ export const jobKeys: Parser<string[]> = (value, name) => {
     );
   return selectors;
 };
-
-function parseUrl(value: string): URL | undefined {
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
-}

@@ -1,7 +1,9 @@
 /**
  * What a message about a bad input may say: the problem itself (InputProblem), a bad value shown
- * only when it cannot be a credential, and a "did you mean" for a near miss.
+ * only when it cannot be a credential, a "did you mean" for a near miss, and what is wrong with a
+ * value that is nearly an id (a typo, or the link to the page the id belongs to).
  */
+import { UUID } from '../service/contract.js';
 import { CONTROL } from '../text/plain.js';
 
 /** One problem with one input; the reader collects them all before failing. */
@@ -63,4 +65,51 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/**
+ * The service's pages of a run and of a session end in its id (`…/workflows/<id>`,
+ * `…/device-sessions/<id>`): a link pasted where the id belongs names the id to give instead.
+ */
+export function pageOf(value: string): { id: string; what: string } | undefined {
+  const url = parseUrl(value);
+  if (!url || !['http:', 'https:'].includes(url.protocol)) return undefined;
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  const id = segments.at(-1) ?? '';
+  if (!UUID.test(id)) return undefined;
+  const parent = segments.at(-2);
+  const what =
+    parent === 'workflows' || parent === 'runs'
+      ? 'a workflow run'
+      : parent === 'device-sessions'
+        ? 'a device session'
+        : 'a dashboard';
+  return { id: id.toLowerCase(), what };
+}
+
+/**
+ * A value shaped like a UUID but for its length or a stray character is a typo, not a credential:
+ * it is shown whole, with what is wrong. Undefined for anything else (shown() decides then).
+ */
+export function uuidTypo(value: string): string | undefined {
+  if (value.length < 30 || value.length > 42 || value.split('-').length !== 5) return undefined;
+  const stray = [...value].findIndex((char) => !/[0-9a-f-]/i.test(char));
+  const strays = [...value].filter((char) => !/[0-9a-f-]/i.test(char)).length;
+  if (strays > 1) return undefined;
+  const groups = value.split('-').map((group) => group.length);
+  const problem =
+    stray >= 0
+      ? `\`${value[stray]}\` at position ${stray + 1} is not a hexadecimal digit`
+      : value.length !== 36
+        ? `${value.length} characters instead of 36 (groups of ${groups.join('-')} digits)`
+        : `groups of ${groups.join('-')} digits`;
+  return `\`${value}\` (${problem})`;
+}
+
+export function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
 }

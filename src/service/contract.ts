@@ -13,7 +13,8 @@
  * when a documented resource would not pass the client's schema.
  */
 import * as z from 'zod/mini';
-import { isRecord, oneLine } from '../text/plain.js';
+import { line, link, shownText, status, time } from './shown-fields.js';
+import { isRecord } from '../text/plain.js';
 
 export const PLATFORMS = ['android', 'ios'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -180,22 +181,6 @@ export type WorkflowRunResource = {
 
 // ---------------------------------------------------------------------------------------------------
 // What the client accepts
-
-/**
- * A string field the action shows (a link, a status, a time, a name), read through the one-line rule
- * with a length bound: whatever the service sends, it reaches the log, the outputs and the summary
- * as one line of text, never as extra lines or raw escape sequences. Secrets (remoteConfig), job
- * outputs and the commit message (its first line is shown) are kept as sent.
- */
-const line = (max: number) =>
-  z.pipe(
-    z.string(),
-    z.transform((text: string) => oneLine(text, max)),
-  );
-const shownText = z.optional(z.nullable(line(255)));
-const link = z.optional(z.nullable(line(2048)));
-const time = z.optional(z.nullable(line(64)));
-const status = line(64);
 
 export const workflowJobSchema = z.looseObject({
   id: z.string(),
