@@ -8,6 +8,7 @@ import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { markdownLink, markdownText } from '../text/markdown.js';
 import { formatElapsed, oneLine } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
+import { status as withIcon } from '../text/status.js';
 
 /** The fields of a session that say how long its device ran. */
 export type SessionTimes = Pick<DeviceSession, 'status'> &
@@ -90,7 +91,9 @@ export function renderAttempts(
 ): string {
   if (attempts.length < 2) return '';
   const safe = redactDeep(attempts, redact);
+  // A blank line first: after the summary's blockquote, the heading would be part of the quote.
   const lines = [
+    '',
     `**Attempts** (${attempts.length} of at most ${of})`,
     '',
     '| Attempt | Session | Status |',
@@ -127,7 +130,7 @@ export function renderPostSummary(reports: PostReport[], redact: (text: string) 
   ];
   for (const report of safe)
     lines.push(
-      `| ${markdownLink(report.id, report.url)} | ${markdownText(report.status ?? '', 40)} | ${markdownText(report.deviceTime ?? '', 80)} | ${markdownText(report.did, 300)} |`,
+      `| ${markdownLink(report.id, report.url)} | ${report.status ? withIcon(report.status) : 'unknown'} | ${markdownText(report.deviceTime ?? 'unknown', 80)} | ${markdownText(report.did, 300)} |`,
     );
   lines.push('');
   return lines.join('\n');

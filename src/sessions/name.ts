@@ -12,7 +12,10 @@
  * it is never the default name, which carries the run number: it is the name the user gave, or the
  * workflow and job with the device asked for.
  */
-import { SESSION_LIMITS } from '../service/contract.js';
+import { SESSION_LIMITS, type SessionType } from '../service/contract.js';
+
+/** The session type the service uses when the create request names none. */
+export const DEFAULT_SESSION_TYPE: SessionType = 'agent-device';
 
 type Env = Record<string, string | undefined>;
 
@@ -60,7 +63,7 @@ export function commentSubject(
 ): string {
   if (givenName.trim()) return givenName.trim();
   const job = [clean(env.GITHUB_WORKFLOW), clean(env.GITHUB_JOB)].filter(Boolean);
-  const what = [device.platform, device.type ?? 'agent-device', device.deviceIdentifier]
+  const what = [device.platform, device.type ?? DEFAULT_SESSION_TYPE, device.deviceIdentifier]
     .filter(Boolean)
     .join(' ');
   return cut([...job, what].join(SEPARATOR), 200);

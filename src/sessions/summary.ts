@@ -9,6 +9,8 @@ import { status } from '../text/status.js';
 import { bounded, formatElapsed } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
 import { deviceTime } from './accounting.js';
+import { previewUrl } from './connection.js';
+import { stillRunningAdvice } from './stop.js';
 
 /** How waiting for a session ended, as the summary tells it. */
 export type SessionOutcome =
@@ -66,7 +68,7 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     lines.push(
       report.stopped
         ? 'The session was stopped.'
-        : '**The session could not be confirmed stopped**: stop it from its page, or it runs until its maximum duration.',
+        : `**The session could not be confirmed stopped.** ${stillRunningAdvice()}`,
       '',
     );
   if (session.preview) lines.push(`Browser preview: ${markdownLink('open', session.preview)}`, '');
@@ -84,8 +86,7 @@ function shownSessionFields(
   const { id, status, url, name, platform, type, maxDurationMinutes } = session;
   // The times the device-time column is computed from (session-accounting.ts).
   const { createdAt, startedAt, finishedAt, updatedAt } = session;
-  const config = session.remoteConfig ?? undefined;
-  const preview = config?.webPreviewUrl ?? config?.previewUrl;
+  const preview = previewUrl(session.remoteConfig);
   return {
     id,
     status,
@@ -98,6 +99,6 @@ function shownSessionFields(
     startedAt,
     finishedAt,
     updatedAt,
-    preview: typeof preview === 'string' && preview ? preview : undefined,
+    preview,
   };
 }
