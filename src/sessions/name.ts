@@ -68,3 +68,19 @@ export function commentSubject(
     .join(' ');
   return cut([...job, what].join(SEPARATOR), 200);
 }
+
+/**
+ * `Device session <name> (<platform> <type>)`: how the log and every session summary name a device.
+ * `clean` makes each part safe for where it goes (one plain line for the log, Markdown for a summary).
+ */
+export function deviceTitle(
+  session: { name?: string | null; platform?: string | null; type?: string | null },
+  clean: { word(text: string): string; name(text: string): string },
+): string {
+  const what = [session.platform, session.type]
+    .filter(Boolean)
+    .map((part) => clean.word(String(part)))
+    .join(' ');
+  const name = session.name ? ` ${clean.name(session.name)}` : '';
+  return `Device session${name}${what ? ` (${what})` : ''}`;
+}

@@ -21,6 +21,7 @@ import type { ServiceContext } from '../github/context.js';
 import type { SessionLedger } from './state.js';
 import { stopAndFail } from './stop.js';
 import { connectionOutputs, connectionVariables, previewUrl } from './connection.js';
+import { deviceTitle } from './name.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;
@@ -186,12 +187,11 @@ function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv: boole
 
 /** What the device is, for the log: platform, type, name, the controller's address, the preview. */
 function describeConnection(io: ActionIO, session: DeviceSession, outputs: Record<string, string>): void {
-  const what = [session.platform, session.type]
-    .filter(Boolean)
-    .map((part) => oneLine(String(part), 40))
-    .join(' ');
-  const name = session.name ? ` "${oneLine(session.name, 80)}"` : '';
-  const lines = [`Device: ${what || 'device session'}${name}, session ${session.id}`];
+  const title = deviceTitle(session, {
+    word: (text) => oneLine(text, 40),
+    name: (text) => `"${oneLine(text, 80)}"`,
+  });
+  const lines = [`${title}: ${session.id}`];
   const controller =
     outputs['agent-device-remote-session-url'] || outputs['tools-url'] || outputs['appium-url'];
   if (controller) lines.push(`  controller: ${oneLine(controller, 300)}`);

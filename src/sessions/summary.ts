@@ -10,6 +10,7 @@ import { bounded, formatElapsed } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
 import { deviceTime } from './accounting.js';
 import { previewUrl } from './connection.js';
+import { deviceTitle } from './name.js';
 import { stillRunningAdvice } from './stop.js';
 
 /** How waiting for a session ended, as the summary tells it. */
@@ -39,12 +40,10 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
 
 /** `Device session <name> (<platform> <type>)`, the start of every session summary's heading. */
 export function sessionTitle(session: Partial<Pick<DeviceSession, 'name' | 'platform' | 'type'>>): string {
-  const what = [session.platform, session.type]
-    .filter(Boolean)
-    .map((part) => markdownText(String(part), 30))
-    .join(' ');
-  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
-  return `Device session${name}${what ? ` (${what})` : ''}`;
+  return deviceTitle(session, {
+    word: (text) => markdownText(text, 30),
+    name: (text) => markdownVerbatim(text, 120),
+  });
 }
 
 export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
