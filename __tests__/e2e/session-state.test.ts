@@ -113,7 +113,7 @@ it('a session that carries its connection before it is ready, then times out: it
       return answer;
     },
   });
-  const main = await start({ 'timeout-minutes': '0.02' });
+  const main = await start({ 'timeout-minutes': '0.05' });
   expect(main.exitCode).toBe(1);
   expect(renderLog(main.stdout)).toContain('was not ready within timeout-minutes');
   // Registered as secrets as soon as they were read, so the runner hides them everywhere.

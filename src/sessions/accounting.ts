@@ -11,14 +11,14 @@ import { redactDeep } from '../github/io.js';
 import { status as withIcon } from '../text/status.js';
 
 /** The fields of a session that say how long its device ran. */
-export type SessionTimes = Pick<DeviceSession, 'status'> &
+type SessionTimes = Pick<DeviceSession, 'status'> &
   Partial<Pick<DeviceSession, 'startedAt' | 'finishedAt' | 'updatedAt' | 'createdAt' | 'maxDurationMinutes'>>;
 
 /**
  * From `startedAt` to `finishedAt`; for an ended session without one (an errored session), to its
  * last update; for one still running, to `now`. Undefined when it never started.
  */
-export function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
+function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
   const start = session.startedAt ? Date.parse(session.startedAt) : Number.NaN;
   if (!Number.isFinite(start)) return undefined;
   const endText = session.finishedAt ?? (isSessionTerminal(session) ? session.updatedAt : undefined);
@@ -27,7 +27,7 @@ export function deviceRanMs(session: SessionTimes, now: number = Date.now()): nu
 }
 
 /** The maximum the device may run: the session's own, or the account's default when it does not say. */
-export function durationLimit(session: Partial<Pick<DeviceSession, 'maxDurationMinutes'>>): string {
+function durationLimit(session: Partial<Pick<DeviceSession, 'maxDurationMinutes'>>): string {
   return session.maxDurationMinutes != null
     ? `${session.maxDurationMinutes} min maximum`
     : 'limit: account default';

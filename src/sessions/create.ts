@@ -21,7 +21,7 @@ const CREATE_WITHIN_MS = 60_000;
 /** The stop that closes an errored session before another attempt. */
 const CLOSE_ERRORED_WITHIN_MS = 30_000;
 
-export interface CreateOptions {
+interface CreateOptions {
   ledger: SessionLedger;
   exportEnv: boolean;
   autoStop: boolean;

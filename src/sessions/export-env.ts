@@ -9,7 +9,7 @@ import type { ActionIO } from '../github/io.js';
 import { outputOfVariable } from './connection.js';
 
 /** The most one exported variable may hold (name, `=` and value, in UTF-8 bytes). */
-export const MAX_EXPORTED_BYTES = 32 * 1024;
+const MAX_EXPORTED_BYTES = 32 * 1024;
 
 /** Exports each variable that fits, warns for each that does not, and says which were exported. */
 export function exportForLaterSteps(io: ActionIO, variables: Array<[string, string]>): void {

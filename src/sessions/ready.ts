@@ -27,7 +27,7 @@ const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;
 
 /** Which of several sessions a start is waiting for (start-attempts). */
-export interface AttemptContext {
+interface AttemptContext {
   number: number;
   of: number;
   /** The sessions of the earlier attempts, each errored before it was ready. */
@@ -38,7 +38,7 @@ export interface AttemptContext {
  * How waiting ended when it did not fail the step: the session is ready, or (only when
  * `retryIfErrored`) it errored before it was ready and the caller starts another.
  */
-export type WaitResult =
+type WaitResult =
   { kind: 'ready'; session: DeviceSession } | { kind: 'errored'; session: DeviceSession };
 
 export async function waitUntilReady(

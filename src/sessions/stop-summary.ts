@@ -13,7 +13,7 @@ import { sessionTitle } from './summary.js';
 import { stillRunningAdvice } from './stop.js';
 import { formatTimestamp, msBetween } from '../text/time.js';
 
-export type StopReport =
+type StopReport =
   | { sessionId: string; session: DeviceSession }
   /** The stop failed: `notFound` for a 404, else it could not be confirmed; `reason` is the step's message. */
   | { sessionId: string; notFound: boolean; reason: string };

@@ -17,7 +17,7 @@ import { stillRunningAdvice } from './stop.js';
 export type SessionOutcome =
   'ready' | 'started' | 'ended' | 'ended-after-ready' | 'timed-out' | 'cancelled' | 'failed';
 
-export interface SessionReport {
+interface SessionReport {
   session: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>;
   outcome: SessionOutcome;
   waitedMs?: number;
