@@ -194,15 +194,42 @@ describe('start-device-session, as the sub-action and as the root action', () =>
   });
 
   it('keeps waiting through an unknown status and a lagging remoteConfig; masks unknown token fields', async () => {
+    // Driven by the world, not the clock (under load a 120 ms provisioning could end before the first
+    // read): the session becomes ready only once the step has read it `queued`, and its first
+    // `in-progress` answer comes without remoteConfig.
     world.sim.setSessionBehaviour({
+      readinessDelayMs: 600_000,
       extraStatusBeforeReady: 'queued',
-      remoteConfigLagMs: 200,
       extraRemoteConfigFields: {
         previewApiUrl: 'https://preview.example/api',
         webPreviewToken: 'wpt_0123456789abcdef',
       },
     });
-    const main = await start('start-device-session');
+    let lagged = false;
+    world.sim.injectFault({
+      method: 'GET',
+      path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
+      kind: 'mutate',
+      times: 1000,
+      mutate: (json) => {
+        const answer = json as { data: { status: string; remoteConfig: unknown } };
+        if (answer.data.status === 'in-progress' && !lagged) {
+          lagged = true;
+          answer.data.remoteConfig = null;
+        }
+        return answer;
+      },
+    });
+    const reads = () => world.sim.requests.filter((r) => r.method === 'GET' && !r.control).length;
+    const main = await start(
+      'start-device-session',
+      {},
+      {
+        onSpawn: () =>
+          void until(() => reads() >= 2).then(() => world.sim.readySession(world.sim.sessions()[0].id)),
+      },
+    );
+    world.sim.clearFaults();
     expect(main.exitCode).toBe(0);
     expect(
       main.stdout.match(
