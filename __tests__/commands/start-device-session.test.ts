@@ -68,7 +68,11 @@ describe('start-device-session state', () => {
       'create-in-flight': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const [session] = sim.sessions();
-    expect(io.saved).toMatchObject({ 'session-id': session.id, 'session-url': session.url });
+    // One list of the sessions created; the marker of an unanswered create cleared once the answer came.
+    expect(io.saved).toMatchObject({
+      sessions: JSON.stringify([{ id: session.id, url: session.url }]),
+      'create-in-flight': '',
+    });
     expect(io.outputs).toMatchObject({ 'session-id': session.id, 'session-url': session.url, status: 'new' });
     expect(io.exported).toEqual({ SVC_DEVICE_SESSION_ID: session.id });
     expect(io.text()).toContain(
@@ -84,7 +88,7 @@ describe('start-device-session state', () => {
     expect(error?.message).toMatch(/^Creating the device session failed: /);
     expect(sim.sessions()).toEqual([]);
     expect(io.saved['create-in-flight']).toBe('');
-    expect(io.saved['session-id']).toBeUndefined();
+    expect(io.saved.sessions).toBeUndefined();
   });
 
   it('a create whose answer is lost keeps the marker, and says the service may have processed it', async () => {
@@ -96,6 +100,6 @@ describe('start-device-session state', () => {
     );
     expect(sim.sessions()).toHaveLength(1);
     expect(io.saved['create-in-flight']).toMatch(/^\d{4}-/);
-    expect(io.saved['session-id']).toBeUndefined();
+    expect(io.saved.sessions).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
  * simulator: "stopped" means confirmed by the service; anything else is an error that names the
  * session, says why, and what to do, and a step that gives up on a session stops it before it fails.
  */
+import { SessionLedger } from '../../src/sessions/state.js';
 import { ActionFailure } from '../../src/errors.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { stopAndFail, StopNotConfirmed, stopSession } from '../../src/sessions/stop.js';
@@ -115,15 +116,19 @@ describe('stopAndFail', () => {
   it('stops the session, records it for the post step, then fails with the reason', async () => {
     const session = await newSession();
     const io = createTestIO();
+    const ledger = new SessionLedger(io);
+    ledger.created(session);
     const error = await failure(
-      stopAndFail({ io, client }, session, 'The session did not become ready in time.'),
+      stopAndFail({ io, client }, session, 'The session did not become ready in time.', { ledger }),
     );
     expect(error).toBeInstanceOf(ActionFailure);
     expect(error.message).toBe(
       `The session did not become ready in time. The session was stopped. ${session.url}`,
     );
     expect(sim.getSession(session.id)?.status).toBe('stopped');
-    expect(io.saved).toEqual({ stopped: 'true' });
+    expect(JSON.parse(io.saved.sessions)).toEqual([
+      { id: session.id, url: session.url, ended: 'stopped', deviceTime: expect.any(String) },
+    ]);
     expect(io.outputs).toEqual({ status: 'stopped' });
     expect(io.text()).toMatch(new RegExp(`^Device session ${session.id} is stopped at `));
   });

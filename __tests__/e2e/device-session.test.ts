@@ -8,6 +8,7 @@
 import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/run-action.js';
 import { apiRequests, createWorld, until, type World } from '../harness/world.js';
 import { ONE_BUILD } from '../harness/workflows.js';
+import { lastSavedSession, savedSessions } from '../harness/session-state.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 const ACTIONS = ['start-device-session', 'root'] as const;
@@ -89,23 +90,20 @@ describe('start-device-session, as the sub-action and as the root action', () =>
         AGENT_DEVICE_DAEMON_BASE_URL: main.outputs['agent-device-remote-session-url'],
         AGENT_DEVICE_DAEMON_AUTH_TOKEN: token,
       });
-      // What the post step needs, saved as state; the marker of a create in flight came first.
+      // What the post step needs, saved as state (one list of sessions); the marker of a create in
+      // flight came first, and was cleared once the answer named the session.
       expect(main.state).toEqual({
-        'create-in-flight': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        'session-id': session.id,
-        'session-url': session.url,
+        'create-in-flight': '',
         'base-url': world.sim.url,
         'app-id': world.project.id,
         'auto-stop': 'true',
         'poll-interval-ms': '50',
         sessions: JSON.stringify([{ id: session.id, url: session.url }]),
-        // Saved empty first (saveInitialState), so no later step's environment can fill them.
-        stopped: '',
         transport: '{}',
       });
-      expect(main.files.state.indexOf('create-in-flight')).toBeLessThan(
-        main.files.state.indexOf('session-id'),
-      );
+      const markerAt = main.files.state.search(/create-in-flight<<\S+\r?\n\d{4}-\d\d-\d\dT/);
+      expect(markerAt).toBeGreaterThan(-1);
+      expect(markerAt).toBeLessThan(main.files.state.indexOf(session.id));
       expectMaskedFirst(main, token);
       expectMaskedFirst(main, world.token);
       expect(main.summary).toContain('ready');
@@ -134,7 +132,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       expect(ending.summary).toContain('### Device sessions at the end of the job');
       expect(ending.summary).toMatch(
         new RegExp(
-          `\\| \\[${session.id}\\]\\(<[^>]+>\\) \\| stopped \\| \\d+s of its 30 min maximum \\| stopped it \\|`,
+          `\\| \\[${session.id}\\]\\(<[^>]+>\\) \\| ⏹️ stopped \\| \\d+s of its 30 min maximum \\| stopped it \\|`,
         ),
       );
       expect(world.sim.getSession(session.id)?.status).toBe('stopped');
@@ -196,15 +194,42 @@ describe('start-device-session, as the sub-action and as the root action', () =>
   });
 
   it('keeps waiting through an unknown status and a lagging remoteConfig; masks unknown token fields', async () => {
+    // Driven by the world, not the clock (under load a 120 ms provisioning could end before the first
+    // read): the session becomes ready only once the step has read it `queued`, and its first
+    // `in-progress` answer comes without remoteConfig.
     world.sim.setSessionBehaviour({
+      readinessDelayMs: 600_000,
       extraStatusBeforeReady: 'queued',
-      remoteConfigLagMs: 200,
       extraRemoteConfigFields: {
         previewApiUrl: 'https://preview.example/api',
         webPreviewToken: 'wpt_0123456789abcdef',
       },
     });
-    const main = await start('start-device-session');
+    let lagged = false;
+    world.sim.injectFault({
+      method: 'GET',
+      path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
+      kind: 'mutate',
+      times: 1000,
+      mutate: (json) => {
+        const answer = json as { data: { status: string; remoteConfig: unknown } };
+        if (answer.data.status === 'in-progress' && !lagged) {
+          lagged = true;
+          answer.data.remoteConfig = null;
+        }
+        return answer;
+      },
+    });
+    const reads = () => world.sim.requests.filter((r) => r.method === 'GET' && !r.control).length;
+    const main = await start(
+      'start-device-session',
+      {},
+      {
+        onSpawn: () =>
+          void until(() => reads() >= 2).then(() => world.sim.readySession(world.sim.sessions()[0].id)),
+      },
+    );
+    world.sim.clearFaults();
     expect(main.exitCode).toBe(0);
     expect(
       main.stdout.match(
@@ -228,7 +253,9 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     expect(main.stdout).toContain(
       `::error::The device session became errored before it was ready. ${session.url}`,
     );
-    expect(main.state.stopped).toBe('true');
+    expect(savedSessions(main)).toEqual([
+      { id: session.id, url: session.url, ended: 'errored', deviceTime: expect.any(String) },
+    ]);
     const ending = await post('start-device-session', main);
     expect(ending.exitCode).toBe(0);
     expect(ending.stdout).toContain('already ended during the main step');
@@ -307,7 +334,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     );
     const [session] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
-    expect(main.state['session-id']).toBe(session.id);
+    expect(savedSessions(main).map((saved) => saved.id)).toEqual([session.id]);
     expect(world.sim.getSession(session.id)?.status).toBe('stopped');
     expect(main.stdout).toContain(`::error::The step was cancelled. The session was stopped. ${session.url}`);
   });
@@ -319,7 +346,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     ]);
     const a = first.outputs['session-id'];
     const b = second.outputs['session-id'];
-    expect([first.state['session-id'], second.state['session-id']]).toEqual([a, b]);
+    expect([lastSavedSession(first)?.id, lastSavedSession(second)?.id]).toEqual([a, b]);
     const stopped = await stopCommand(b);
     expect(stopped.exitCode).toBe(0);
     expect(stopped.outputs).toEqual({ status: 'stopped' });
@@ -355,7 +382,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     );
     expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
     expect(ending.summary).toMatch(
-      /\| errored \| \d+s of its 20 min maximum \| nothing to stop, it had already errored during the job \|/,
+      /\| ❌ errored \| \d+s of its 20 min maximum \| nothing to stop, it had already errored during the job \|/,
     );
   });
 
@@ -441,7 +468,7 @@ describe('start-device-session failures before a session exists', () => {
     expect(main.stdout).toContain('it was not repeated, so that nothing is created twice');
     expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
     expect(main.state).toMatchObject({ 'create-in-flight': expect.any(String), 'app-id': world.project.id });
-    expect(main.state['session-id']).toBe('');
+    expect(savedSessions(main)).toEqual([]);
     const ending = await post('start-device-session', main);
     expect(ending.stdout).toMatch(
       new RegExp(`::warning::A device session may be running: .*project ${world.project.id}`),
@@ -567,13 +594,15 @@ describe('start-attempts', () => {
       expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
       expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);
       expect(main.summary).toContain(`| 3 | [${third.id}](<${third.url}>) | in-progress |`);
-      // State: every session created, the errored ones marked ended; the single-session keys name the last.
-      expect(JSON.parse(main.state.sessions)).toEqual([
-        { id: first.id, url: first.url, ended: 'errored' },
-        { id: second.id, url: second.url, ended: 'errored' },
+      // State: every session created, the errored ones marked ended (with their device time); one list, no single keys.
+      expect(savedSessions(main)).toEqual([
+        { id: first.id, url: first.url, ended: 'errored', deviceTime: expect.any(String) },
+        { id: second.id, url: second.url, ended: 'errored', deviceTime: expect.any(String) },
         { id: third.id, url: third.url },
       ]);
-      expect(main.state).toMatchObject({ 'session-id': third.id, 'session-url': third.url, stopped: '' });
+      expect(Object.keys(main.state).filter((name) => /session-id|session-url|stopped/.test(name))).toEqual(
+        [],
+      );
 
       world.sim.clearRequests();
       const ending = await post(action, main);
@@ -589,11 +618,14 @@ describe('start-attempts', () => {
       expect(ending.stdout).toContain(
         `Device session ${second.id} already ended during the main step (errored).`,
       );
-      expect(ending.summary).toContain(
-        `| [${first.id}](<${first.url}>) | errored |  | ended during the main step |`,
+      // Status (with its icon) and device time filled for the sessions that ended during the main step too.
+      expect(ending.summary).toMatch(
+        new RegExp(
+          `\\| \\[${first.id}\\]\\(<${first.url}>\\) \\| ❌ errored \\| not started \\\\\\(\\d+ min maximum\\\\\\) \\| ended during the main step \\|`,
+        ),
       );
       expect(ending.summary).toMatch(
-        new RegExp(`\\| \\[${third.id}\\]\\(<[^>]+>\\) \\| stopped \\| .* \\| stopped it \\|`),
+        new RegExp(`\\| \\[${third.id}\\]\\(<[^>]+>\\) \\| ⏹️ stopped \\| .* \\| stopped it \\|`),
       );
     },
   );

@@ -14,6 +14,7 @@ import { runAction, type ActionRun, type RunOptions } from '../harness/run-actio
 import type { Simulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../harness/world.js';
 import { errorLines } from './security/audit.js';
+import { savedSessions } from '../harness/session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -106,7 +107,9 @@ describe('edges on node24', () => {
     expect(world.sim.getSession(session.id)?.status).toBe('stopped');
     expect(world.sim.sessionEndedBy(session.id)).toBe('stop-operation');
     expect(run.outputs['session-id']).toBe(session.id);
-    expect(run.state).toMatchObject({ 'session-id': session.id, stopped: 'true' });
+    expect(savedSessions(run)).toEqual([
+      { id: session.id, url: '', ended: 'stopped', deviceTime: expect.any(String) },
+    ]);
   });
 
   it('stopping an unknown session says it does not exist or cannot be seen, without advising to stop it again', async () => {

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
 import { createWorld, until, type World } from '../harness/world.js';
+import { lastSavedSession, savedSessions } from '../harness/session-state.js';
 
 let world: World;
 beforeAll(async () => {
@@ -87,7 +88,7 @@ test('a signal during a stop that does get confirmed: the session is stopped, an
   });
   expect(result.exitCode).toBe(1);
   expect(renderLog(result.stdout)).toContain('is stopped');
-  expect(world.sim.getSession(main.outputs['session-id'] ?? main.state['session-id'])?.status).toBe(
+  expect(world.sim.getSession(main.outputs['session-id'] ?? lastSavedSession(main)?.id ?? '')?.status).toBe(
     'stopped',
   );
 });
@@ -117,7 +118,7 @@ test('a create whose answer is lost: state says a create was in flight, and the 
   const main = await start();
   expect(main.exitCode).toBe(1);
   expect(main.state['create-in-flight']).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-  expect(main.state['session-id'] ?? '').toBe('');
+  expect(savedSessions(main)).toEqual([]);
   expect(world.sim.activeSessions()).toHaveLength(1);
   const post = await runPost(main, { inputs: world.api });
   const log = renderLog(post.stdout);

@@ -20,7 +20,8 @@ let exitCode: typeof process.exitCode;
 const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  const world = await createWorld({}, { readinessDelayMs: 10 });
+  // Sessions become ready only when a test says so (sim.readySession): never by the wall clock.
+  const world = await createWorld({}, { readinessDelayMs: 600_000 });
   ({ sim, token } = world);
   appId = world.project.id;
 });
@@ -48,15 +49,18 @@ async function createSession(): Promise<{ id: string; url: string }> {
   }
 }
 
-/** The state start-device-session saves once the session exists. */
-function stateOf(session: { id: string; url: string }, extra: Record<string, string> = {}) {
+/** The state start-device-session saves once the session exists (`saved` changes the saved session). */
+function stateOf(
+  session: { id: string; url: string },
+  extra: Record<string, string> = {},
+  saved: Record<string, string> = {},
+) {
   return {
     'base-url': sim.url,
     'app-id': appId,
     'auto-stop': 'true',
-    'create-in-flight': '2026-01-31T12:00:00.000Z',
-    'session-id': session.id,
-    'session-url': session.url,
+    'create-in-flight': '',
+    sessions: JSON.stringify([{ ...session, ...saved }]),
     ...FAST,
     ...extra,
   };
@@ -85,6 +89,8 @@ const byKind = (io: RecordingIO, kind: string) => io.log.filter((line) => line.k
 describe('post step', () => {
   it('stops the session the main step created, on the saved base URL, with the token masked', async () => {
     const session = await createSession();
+    // Started before the post step, by the world's word rather than by the clock.
+    sim.readySession(session.id);
     sim.clearRequests();
     const io = await post(stateOf(session));
     expect(sim.getSession(session.id)?.status).toBe('stopped');
@@ -98,15 +104,13 @@ describe('post step', () => {
       expect.stringMatching(
         new RegExp(`^Device session ${session.id} is stopped at \\S+\\. ${session.url}$`),
       ),
-      // The account's default duration (60 min); whether it started yet depends on the simulator's clock.
+      // The account's default duration (60 min).
       expect.stringMatching(
-        new RegExp(
-          `^Device time of session ${session.id}: (not started \\(60 min maximum\\)|\\d+s of its 60 min maximum)\\.$`,
-        ),
+        new RegExp(`^Device time of session ${session.id}: \\d+s of its 60 min maximum\\.$`),
       ),
     ]);
     expect(io.summaries).toEqual([
-      expect.stringMatching(/\| stopped \| [^|]*60 min maximum\)? \| stopped it \|/),
+      expect.stringMatching(/\| ⏹️ stopped \| \d+s of its 60 min maximum \| stopped it \|/),
     ]);
     expect(process.exitCode).toBeUndefined();
   });
@@ -154,13 +158,21 @@ describe('post step', () => {
   it('sends nothing when the session already ended during the main step', async () => {
     const session = await createSession();
     sim.clearRequests();
-    const io = await post(stateOf(session, { stopped: 'true' }));
-    expect(io.text()).toBe(`Device session ${session.id} already ended during the main step.`);
+    const io = await post(
+      stateOf(session, {}, { ended: 'stopped', deviceTime: 'not started (60 min maximum)' }),
+    );
+    expect(io.text()).toBe(`Device session ${session.id} already ended during the main step (stopped).`);
+    // The table says how it ended and its device time, from the state: no request for them.
+    expect(io.summaries).toEqual([
+      expect.stringContaining(
+        '| ⏹️ stopped | not started \\(60 min maximum\\) | ended during the main step |',
+      ),
+    ]);
     expect(apiRequests()).toEqual([]);
     expect(sim.getSession(session.id)?.status).not.toBe('stopped');
   });
 
-  it('with auto-stop: false, leaves the session running and says so in a notice', async () => {
+  it('with auto-stop: false, reads the session, leaves it running and says so in a notice', async () => {
     const session = await createSession();
     sim.clearRequests();
     const io = await post(stateOf(session, { 'auto-stop': 'false' }));
@@ -170,18 +182,39 @@ describe('post step', () => {
         text: `auto-stop is false: device session ${session.id} keeps running until it is stopped or reaches its limits. ${session.url}`,
       },
     ]);
-    expect(apiRequests()).toEqual([]);
+    // Read only, never stopped: auto-stop: false means the user stops it.
+    expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v2/device-run-sessions/${session.id}`,
+    ]);
+    expect(sim.getSession(session.id)?.status).toBe('new');
+    expect(io.summaries).toEqual([
+      expect.stringContaining(
+        '| 🕒 new | not started \\(60 min maximum\\) | left running \\(auto-stop\\: false\\) |',
+      ),
+    ]);
+  });
+
+  it('with auto-stop: false, a session stopped during the job is said to have ended, not to keep running', async () => {
+    const session = await createSession();
+    const client = new ServiceClient({ baseUrl: sim.url, token });
+    await client.stopDeviceSession(session.id).finally(() => client.dispose());
+    const io = await post(stateOf(session, { 'auto-stop': 'false' }));
+    expect(io.text()).not.toContain('keeps running');
+    expect(io.text()).toContain(
+      `auto-stop is false, and Device session ${session.id} had already been stopped during the job at `,
+    );
+    expect(io.summaries).toEqual([expect.stringContaining('| ⏹️ stopped | not started')]);
   });
 
   it.each([
-    ['a session id that is a path', { 'session-id': '../../v2/workflows/dispatch' }],
-    ['a base URL that is not http(s)', { 'base-url': 'file:///etc/passwd' }],
-    ['a base URL with a space', { 'base-url': 'http://127.0.0.1 evil' }],
-    ['no base URL', { 'base-url': '' }],
-  ])('refuses saved state with %s: an error, exit 1, no request', async (_label, bad) => {
+    ['a session id that is a path', {}, { id: '../../v2/workflows/dispatch' }],
+    ['a base URL that is not http(s)', { 'base-url': 'file:///etc/passwd' }, {}],
+    ['a base URL with a space', { 'base-url': 'http://127.0.0.1 evil' }, {}],
+    ['no base URL', { 'base-url': '' }, {}],
+  ])('refuses saved state with %s: an error, exit 1, no request', async (_label, bad, badSession) => {
     const session = await createSession();
     sim.clearRequests();
-    const io = await post(stateOf(session, bad));
+    const io = await post(stateOf(session, bad, badSession));
     expect(byKind(io, 'error')).toEqual([
       {
         kind: 'error',

@@ -27,6 +27,7 @@ import {
 } from '../../src/commands/index.js';
 import type { Command as CommandSpec } from '../../src/commands/command.js';
 import type { InputSpec } from '../../src/inputs/table.js';
+import { renderVariablesTable } from '../../src/sessions/connection.js';
 
 /** How users refer to this repository's actions (change when it is published under another name). */
 export const ACTION_REPOSITORY = 'svc-actions/svc-action';
@@ -272,6 +273,8 @@ export function readmeBlocks(): Map<string, Map<string, string>> {
         ['inputs:shared', renderSharedInputs()],
         ['inputs:root', renderRootInputs()],
         ['outputs:root', renderRootOutputs()],
+        // The connection table (src/sessions/connection.ts) writes the exported variables.
+        ['variables', renderVariablesTable()],
       ]),
     ],
   ]);

@@ -21,31 +21,29 @@ import {
   PLATFORMS,
   SESSION_LIMITS as LIMITS,
   SESSION_TYPES,
-  isUuid,
   type CreateSessionRequest,
-  type DeviceSession,
 } from '../service/contract.js';
-import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../sessions/summary.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
-import { SESSION_OUTPUTS, waitUntilReady } from '../sessions/ready.js';
-import { STATE, saveSessions, type SavedSession } from '../sessions/state.js';
-import { stopAndFail, stopSession } from '../sessions/stop.js';
-import { commentSubject, defaultSessionName } from '../sessions/name.js';
+import { oneLine } from '../text/plain.js';
+import { waitUntilReady } from '../sessions/ready.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_ENV } from '../sessions/connection.js';
+import { MAX_SESSIONS as MAX_START_ATTEMPTS, SessionLedger } from '../sessions/state.js';
+import { stopAndFail } from '../sessions/stop.js';
+import { closeErrored, createSession } from '../sessions/create.js';
+import { DEFAULT_SESSION_TYPE, commentSubject, defaultSessionName } from '../sessions/name.js';
 import type { AttemptRecord } from '../sessions/accounting.js';
 import { defineCommand } from './command.js';
-import { hostOf, type ServiceContext } from '../github/context.js';
+import { hostOf } from '../github/context.js';
 
-/** The most sessions one step may create (start-attempts): each is a paid device. */
-const MAX_START_ATTEMPTS = 5;
+const platforms = PLATFORMS.map((platform) => `\`${platform}\``).join(' or ');
 
 const inputs = {
   token,
   'base-url': baseUrl,
   'app-id': appId,
   platform: {
-    description: '`ios` or `android`.',
+    description: `${platforms}.`,
     required: true,
     hint: `allowed: ${PLATFORMS.join(', ')}.`,
     parse: parse.oneOf(PLATFORMS),
@@ -56,8 +54,7 @@ const inputs = {
     parse: parse.text(LIMITS.nameLength),
   },
   type: {
-    description:
-      'The controller: `agent-device` (the service default), `appium`, `argent` or `serve-sim` (iOS only, browser preview).',
+    description: `The controller: \`${DEFAULT_SESSION_TYPE}\` (the service default), \`appium\`, \`argent\` or \`serve-sim\` (iOS only, browser preview).`,
     parse: parse.oneOf(SESSION_TYPES),
   },
   'package-version': {
@@ -133,7 +130,7 @@ export const startDeviceSession = defineCommand({
     'Create a remote iOS or Android device session and (unless `wait: false`) wait until it is ready; expose its connection as masked outputs and environment variables. The post step stops it when the job ends.',
   inputs,
   outputs: {
-    ...SESSION_OUTPUTS,
+    ...CONNECTION_OUTPUTS,
     'session-id': 'The session id, set as soon as the session exists.',
     status: 'The last status seen (`new` with `wait: false`, `in-progress` once ready).',
   },
@@ -156,26 +153,34 @@ export const startDeviceSession = defineCommand({
     const service = { io, client, signal };
     const request = createRequest(values);
     const of = values['start-attempts'];
+    const ledger = new SessionLedger(io);
     // Saved before the request: a create whose answer never arrives may still have started a session.
-    io.saveState(STATE.baseUrl, api.baseUrl);
-    io.saveState(STATE.appId, request.appId);
-    io.saveState(STATE.autoStop, String(values['auto-stop']));
-    io.saveState(STATE.pollIntervalMs, String(api.pollIntervalMs));
-    const sessions: SavedSession[] = [];
+    ledger.saveSettings({
+      baseUrl: api.baseUrl,
+      appId: request.appId,
+      autoStop: values['auto-stop'],
+      pollIntervalMs: api.pollIntervalMs,
+    });
     const earlier: AttemptRecord[] = [];
 
     for (let attempt = 1; ; attempt++) {
       const startedAt = Date.now();
       const counted = of > 1 ? ` (attempt ${attempt} of ${of})` : '';
       io.info(
-        `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? 'agent-device'}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}${counted}.`,
+        `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? DEFAULT_SESSION_TYPE}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}${counted}.`,
       );
-      const created = await create(values, request, service, sessions, startedAt, attempt);
-      if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.');
+      const created = await createSession(request, service, {
+        ledger,
+        exportEnv: values['export-env'],
+        autoStop: values['auto-stop'],
+        sentAt: startedAt,
+        attempt,
+      });
+      if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.', { ledger });
       if (!values.wait) {
         io.setOutput('status', created.status);
         io.info(
-          `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? ', or SVC_DEVICE_SESSION_ID' : ''}).`,
+          `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? `, or ${SESSION_ID_ENV}` : ''}).`,
         );
         await io.appendSummary(
           renderSessionSummary({ session: created, outcome: 'started', note: stopNote(values) }, io.redact),
@@ -190,6 +195,7 @@ export const startDeviceSession = defineCommand({
           note: stopNote(values),
           attempt: of > 1 ? { number: attempt, of, earlier } : undefined,
           retryIfErrored: attempt < of,
+          ledger,
         },
         service,
         { startedAt, firstReadAfterInterval: true },
@@ -197,7 +203,7 @@ export const startDeviceSession = defineCommand({
       if (result.kind === 'ready') return;
       // Errored before it was ready, and another attempt is allowed.
       const errored = result.session;
-      await closeErrored(service, errored, sessions);
+      await closeErrored(service, errored, ledger);
       earlier.push({ id: errored.id, url: errored.url ?? created.url, status: errored.status });
       const how = errored.startedAt
         ? `errored before this step could use it (it had started at ${oneLine(errored.startedAt, 40)})`
@@ -210,76 +216,6 @@ export const startDeviceSession = defineCommand({
     }
   },
 });
-
-/**
- * One create request, with step state saved before it is sent (a create whose answer never arrives
- * may still have started a session) and the session recorded as soon as its id is known.
- */
-async function create(
-  values: StartValues,
-  request: CreateSessionRequest,
-  service: ServiceContext,
-  sessions: SavedSession[],
-  sentAt: number,
-  attempt: number,
-): Promise<DeviceSession> {
-  const { io, client } = service;
-  if (attempt > 1) {
-    // The single-session keys describe the last attempt: none until its answer arrives.
-    io.saveState(STATE.sessionId, '');
-    io.saveState(STATE.sessionUrl, '');
-    io.saveState(STATE.stopped, '');
-  }
-  io.saveState(STATE.createInFlight, new Date(sentAt).toISOString());
-  let created: DeviceSession;
-  try {
-    // Not abortable: once the request is sent only its answer tells which session to stop.
-    created = await client.createDeviceSession(request, { deadline: sentAt + 60_000 });
-  } catch (error) {
-    // An answer that names a session but cannot be used otherwise: stop that session, then fail.
-    if (error instanceof ResponseFormatError && error.resourceId && isUuid(error.resourceId)) {
-      recordSession(service, { id: error.resourceId, url: '' }, values['export-env'], sessions);
-      return stopAndFail(service, { id: error.resourceId, url: '' }, error.message);
-    }
-    // Refused for certain: no session exists, so the post step must not warn that one may.
-    if (createdNothing(error)) io.saveState(STATE.createInFlight, '');
-    if (featureNotEnabled(error)) throw new ActionFailure(featureNotEnabledMessage(error, request.appId));
-    throw error;
-  }
-  recordSession(service, { id: created.id, url: created.url ?? '' }, values['export-env'], sessions);
-  io.setOutput('job-run-id', created.jobRunId ?? '');
-  io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
-  if (!values['auto-stop'] && attempt === 1)
-    io.info(
-      'auto-stop is false: the session keeps running after this job until it is stopped or reaches its limits.',
-    );
-  return created;
-}
-
-/**
- * An errored session is over (the stop of an errored session is answered unchanged): the stop makes
- * sure of it. Confirmed, the post step leaves it; otherwise the post step tries again.
- */
-async function closeErrored(
-  service: ServiceContext,
-  session: DeviceSession,
-  sessions: SavedSession[],
-): Promise<void> {
-  try {
-    const final = await stopSession(service.client, session.id, {
-      deadline: Date.now() + 30_000,
-      sessionUrl: session.url ?? undefined,
-      signal: service.signal,
-    });
-    const saved = sessions.find((entry) => entry.id === session.id);
-    if (saved) saved.ended = final.status;
-    saveSessions(service.io, sessions);
-  } catch (error) {
-    service.io.warning(
-      `Device session ${session.id} errored; the stop sent to close it was not confirmed (${withoutFinalDots((error as Error).message)}). The post step tries again when the job ends.`,
-    );
-  }
-}
 
 /** The create request's fields: the inputs in the service's camelCase, those not given left out. */
 function createRequest(values: StartValues): CreateSessionRequest {
@@ -304,61 +240,10 @@ function createRequest(values: StartValues): CreateSessionRequest {
   ) as CreateSessionRequest;
 }
 
-/** The session exists: state for the post step, its id and page as outputs at once. */
-function recordSession(
-  context: ServiceContext,
-  { id, url }: SavedSession,
-  exportEnv: boolean,
-  sessions: SavedSession[],
-): void {
-  const { io } = context;
-  io.saveState(STATE.sessionId, id);
-  io.saveState(STATE.sessionUrl, url);
-  sessions.push({ id, url });
-  saveSessions(io, sessions);
-  io.setOutput('session-id', id);
-  io.setOutput('session-url', url);
-  if (exportEnv) io.exportVariable('SVC_DEVICE_SESSION_ID', id);
-}
-
 function stopNote(values: StartValues): string {
   return values['auto-stop']
     ? 'The post step stops this session when the job ends.'
     : '`auto-stop: false`: the session runs until it is stopped or reaches its limits.';
-}
-
-/**
- * Whether a failed create certainly created nothing: an error answer (4xx but 429: invalid,
- * unauthorised, forbidden, not enabled), or a request that never reached the service. A 5xx or a lost answer may
- * follow a session that exists, so those keep the post step's warning.
- */
-function createdNothing(error: unknown): boolean {
-  if (error instanceof RetriesExhaustedError) return createdNothing(error.lastError);
-  // A 429 is an answer too, but the spec does not say the request was not processed.
-  if (error instanceof ServiceError) return error.status >= 400 && error.status < 500 && error.status !== 429;
-  return error instanceof NetworkError && error.certainlyNotProcessed;
-}
-
-/**
- * The spec's rule 4 of the create: "Creation fails with 400 when the feature is not enabled for the
- * account". Its error codes are "not shown", so the service's message tells this 400 from a bad input.
- */
-const NOT_ENABLED = /\b(?:not\s+(?:been\s+)?enabled|disabled|not\s+available|no\s+access)\b/i;
-const FEATURE = /\b(?:feature|preview|device[- ]?(?:run[- ]?)?sessions?|account)\b/i;
-
-function featureNotEnabled(error: unknown): error is ServiceError {
-  if (!(error instanceof ServiceError) || error.status !== 400 || error.code === 'UNAUTHORIZED_ERROR')
-    return false;
-  if (error.code && /FEATURE|NOT_ENABLED/i.test(error.code)) return true;
-  return NOT_ENABLED.test(error.serviceMessage) && FEATURE.test(error.serviceMessage);
-}
-
-function featureNotEnabledMessage(error: ServiceError, appId: string): string {
-  return (
-    `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${appId} ` +
-    `(400: ${withoutFinalDots(error.serviceMessage)}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
-    "ask an owner of that account to request access to the device-sessions preview, or use a project of an account that has it. The step's inputs are not the problem; no session was created."
-  );
 }
 
 /** The spec's rules across fields: application sources, idle below duration, serve-sim limits. */

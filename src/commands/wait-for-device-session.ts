@@ -1,7 +1,8 @@
 /** wait-for-device-session: wait until a session started earlier (with `wait: false`) is ready. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '../inputs/table.js';
-import { SESSION_OUTPUTS, waitUntilReady } from '../sessions/ready.js';
+import { waitUntilReady } from '../sessions/ready.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_ENV } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -12,18 +13,17 @@ export const waitForDeviceSession = defineCommand({
     token,
     'base-url': baseUrl,
     'session-id': {
-      description:
-        'The session id (UUID). Default: the `SVC_DEVICE_SESSION_ID` environment variable that `start-device-session` exports.',
-      fallbackEnv: 'SVC_DEVICE_SESSION_ID',
+      description: `The session id (UUID). Default: the \`${SESSION_ID_ENV}\` environment variable that \`start-device-session\` exports.`,
+      fallbackEnv: SESSION_ID_ENV,
       required: true,
-      hint: 'the session id (the `session-id` output of `start-device-session`), or set SVC_DEVICE_SESSION_ID.',
+      hint: `the session id (the \`session-id\` output of \`start-device-session\`), or set ${SESSION_ID_ENV}.`,
       parse: parse.uuid,
     },
     'export-env': exportEnv,
     'poll-interval-seconds': pollInterval(5),
     'timeout-minutes': timeout(15, 'for the session to be ready'),
   },
-  outputs: SESSION_OUTPUTS,
+  outputs: CONNECTION_OUTPUTS,
 
   async run(values, context) {
     const { io, signal } = context;

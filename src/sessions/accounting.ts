@@ -8,16 +8,17 @@ import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { markdownLink, markdownText } from '../text/markdown.js';
 import { formatElapsed, oneLine } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
+import { status as withIcon } from '../text/status.js';
 
 /** The fields of a session that say how long its device ran. */
-export type SessionTimes = Pick<DeviceSession, 'status'> &
+type SessionTimes = Pick<DeviceSession, 'status'> &
   Partial<Pick<DeviceSession, 'startedAt' | 'finishedAt' | 'updatedAt' | 'createdAt' | 'maxDurationMinutes'>>;
 
 /**
  * From `startedAt` to `finishedAt`; for an ended session without one (an errored session), to its
  * last update; for one still running, to `now`. Undefined when it never started.
  */
-export function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
+function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
   const start = session.startedAt ? Date.parse(session.startedAt) : Number.NaN;
   if (!Number.isFinite(start)) return undefined;
   const endText = session.finishedAt ?? (isSessionTerminal(session) ? session.updatedAt : undefined);
@@ -26,7 +27,7 @@ export function deviceRanMs(session: SessionTimes, now: number = Date.now()): nu
 }
 
 /** The maximum the device may run: the session's own, or the account's default when it does not say. */
-export function durationLimit(session: Partial<Pick<DeviceSession, 'maxDurationMinutes'>>): string {
+function durationLimit(session: Partial<Pick<DeviceSession, 'maxDurationMinutes'>>): string {
   return session.maxDurationMinutes != null
     ? `${session.maxDurationMinutes} min maximum`
     : 'limit: account default';
@@ -90,7 +91,9 @@ export function renderAttempts(
 ): string {
   if (attempts.length < 2) return '';
   const safe = redactDeep(attempts, redact);
+  // A blank line first: after the summary's blockquote, the heading would be part of the quote.
   const lines = [
+    '',
     `**Attempts** (${attempts.length} of at most ${of})`,
     '',
     '| Attempt | Session | Status |',
@@ -127,7 +130,7 @@ export function renderPostSummary(reports: PostReport[], redact: (text: string) 
   ];
   for (const report of safe)
     lines.push(
-      `| ${markdownLink(report.id, report.url)} | ${markdownText(report.status ?? '', 40)} | ${markdownText(report.deviceTime ?? '', 80)} | ${markdownText(report.did, 300)} |`,
+      `| ${markdownLink(report.id, report.url)} | ${report.status ? withIcon(report.status) : 'unknown'} | ${markdownText(report.deviceTime ?? 'unknown', 80)} | ${markdownText(report.did, 300)} |`,
     );
   lines.push('');
   return lines.join('\n');

@@ -6,20 +6,10 @@
  * to its step output, with a warning that names both.
  */
 import type { ActionIO } from '../github/io.js';
+import { outputOfVariable } from './connection.js';
 
 /** The most one exported variable may hold (name, `=` and value, in UTF-8 bytes). */
-export const MAX_EXPORTED_BYTES = 32 * 1024;
-
-/** The step output that holds the same value as each variable. */
-const OUTPUT_OF: Record<string, string> = {
-  SVC_DEVICE_SESSION_ID: 'session-id',
-  AGENT_DEVICE_DAEMON_BASE_URL: 'agent-device-remote-session-url',
-  AGENT_DEVICE_DAEMON_AUTH_TOKEN: 'agent-device-remote-session-token',
-  ARGENT_TOOLS_URL: 'tools-url',
-  ARGENT_AUTH_TOKEN: 'tools-auth-token',
-  APPIUM_URL: 'appium-url',
-  APPIUM_CAPS: 'capabilities',
-};
+const MAX_EXPORTED_BYTES = 32 * 1024;
 
 /** Exports each variable that fits, warns for each that does not, and says which were exported. */
 export function exportForLaterSteps(io: ActionIO, variables: Array<[string, string]>): void {
@@ -27,7 +17,7 @@ export function exportForLaterSteps(io: ActionIO, variables: Array<[string, stri
   for (const [name, value] of variables) {
     const bytes = Buffer.byteLength(`${name}=${value}`);
     if (bytes > MAX_EXPORTED_BYTES) {
-      const output = OUTPUT_OF[name];
+      const output = outputOfVariable(name);
       io.warning(
         `${name} was not exported for later steps: its value is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_EXPORTED_BYTES / 1024} KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).${output ? ` Read it from the step output \`${output}\` instead (\`steps.<id>.outputs.${output}\`), written to a file rather than to an environment variable.` : ''}`,
       );

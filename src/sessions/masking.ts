@@ -21,9 +21,7 @@
  * `capabilities` only (capabilities.ts), never their values.
  */
 import { secretParts, type ActionIO } from '../github/io.js';
-
-/** remoteConfig fields that service-interface.md marks as secret: masked whatever they look like. */
-const DOCUMENTED_SECRETS = new Set(['agentDeviceRemoteSessionToken', 'toolsAuthToken']);
+import { DOCUMENTED_SECRETS } from './connection.js';
 
 /** Words that make a field or parameter name a credential, matched against whole words of the name. */
 const CREDENTIAL_WORDS = new Set([
@@ -132,6 +130,28 @@ export function maskRemoteConfig(io: Pick<ActionIO, 'mask' | 'warning'>, remoteC
     io.warning(
       `The session's connection details hold more values that may be secrets than the ${MAX_MASKED} the action registers for masking; ${skipped} were not registered. They are in the step's outputs and exported variables: do not print them.`,
     );
+}
+
+/** The remoteConfigs already registered, per step's IO: a poll reads the same one again and again. */
+const alreadyMasked = new WeakMap<object, Set<string>>();
+
+/**
+ * Registers the credentials of a session's `remoteConfig` the moment it is read, whatever the
+ * session's status: a session that is `queued` or `starting` with its connection details, and then
+ * times out, must not show them in the job summary. Each distinct remoteConfig once per step.
+ */
+export function maskSession(
+  io: Pick<ActionIO, 'mask' | 'warning'>,
+  session: { remoteConfig?: unknown } | undefined,
+): void {
+  const config = session?.remoteConfig;
+  if (config === null || config === undefined) return;
+  let seen = alreadyMasked.get(io);
+  if (!seen) alreadyMasked.set(io, (seen = new Set()));
+  const key = JSON.stringify(config);
+  if (seen.has(key)) return;
+  seen.add(key);
+  maskRemoteConfig(io, config);
 }
 
 /** The values maskRemoteConfig registers, each once: the documented secrets first. */

@@ -12,8 +12,11 @@
  * it is never the default name, which carries the run number: it is the name the user gave, or the
  * workflow and job with the device asked for.
  */
-import { SESSION_LIMITS } from '../service/contract.js';
+import { SESSION_LIMITS, type SessionType } from '../service/contract.js';
 import { CONTROL } from '../text/plain.js';
+
+/** The session type the service uses when the create request names none. */
+export const DEFAULT_SESSION_TYPE: SessionType = 'agent-device';
 
 type Env = Record<string, string | undefined>;
 
@@ -60,8 +63,24 @@ export function commentSubject(
 ): string {
   if (givenName.trim()) return givenName.trim();
   const job = [clean(env.GITHUB_WORKFLOW), clean(env.GITHUB_JOB)].filter(Boolean);
-  const what = [device.platform, device.type ?? 'agent-device', device.deviceIdentifier]
+  const what = [device.platform, device.type ?? DEFAULT_SESSION_TYPE, device.deviceIdentifier]
     .filter(Boolean)
     .join(' ');
   return cut([...job, what].join(SEPARATOR), 200);
+}
+
+/**
+ * `Device session <name> (<platform> <type>)`: how the log and every session summary name a device.
+ * `clean` makes each part safe for where it goes (one plain line for the log, Markdown for a summary).
+ */
+export function deviceTitle(
+  session: { name?: string | null; platform?: string | null; type?: string | null },
+  clean: { word(text: string): string; name(text: string): string },
+): string {
+  const what = [session.platform, session.type]
+    .filter(Boolean)
+    .map((part) => clean.word(String(part)))
+    .join(' ');
+  const name = session.name ? ` ${clean.name(session.name)}` : '';
+  return `Device session${name}${what ? ` (${what})` : ''}`;
 }

@@ -1,20 +1,3 @@
-/** The outputs of a ready session, shared by start-device-session and wait-for-device-session. */
-export const SESSION_OUTPUTS = {
-  'session-id': 'The session id.',
-  'session-url': "The session's page on the service.",
-  'job-run-id': 'The id of the job run behind the session.',
-  status: 'The last status seen (`in-progress` once ready).',
-  'remote-config': 'The `remoteConfig` object as JSON (credentials in it are masked).',
-  'agent-device-remote-session-url': 'agent-device: the daemon URL.',
-  'agent-device-remote-session-token': 'agent-device: the daemon token (masked).',
-  'tools-url': 'argent: the tools URL.',
-  'tools-auth-token': 'argent: the tools token, when there is one (masked).',
-  'appium-url': 'Appium: the server URL.',
-  capabilities: 'Appium: the capabilities, as JSON.',
-  'web-preview-url': 'iOS: the web preview URL.',
-  'preview-url': 'serve-sim: the preview URL.',
-};
-
 /**
  * Waiting until a device session is ready, for start-device-session (the session it created) and
  * wait-for-device-session (a session created earlier, by id): progress lines, the connection as
@@ -22,13 +5,8 @@ export const SESSION_OUTPUTS = {
  * not be ready (timeout, ended, cancelled) is stopped before the step fails.
  */
 import type { ApiSettings } from '../inputs/table.js';
-import {
-  SESSION_STATUSES,
-  isSessionTerminal,
-  type DeviceSession,
-  type RemoteConfig,
-} from '../service/contract.js';
-import { maskRemoteConfig } from './masking.js';
+import { SESSION_STATUSES, isSessionTerminal, type DeviceSession } from '../service/contract.js';
+import { maskSession } from './masking.js';
 import { capabilityNames } from './capabilities.js';
 import { exportForLaterSteps } from './export-env.js';
 import { poll } from '../service/poll.js';
@@ -37,17 +15,19 @@ import { renderSessionSummary, type SessionOutcome } from '../sessions/summary.j
 import { oneLine } from '../text/plain.js';
 import { ActionFailure } from '../errors.js';
 import { ServiceError } from '../service/errors.js';
-import { endedMessage, renderAttempts, type AttemptRecord } from './accounting.js';
+import { deviceTime, endedMessage, renderAttempts, type AttemptRecord } from './accounting.js';
 import type { ActionIO } from '../github/io.js';
 import type { ServiceContext } from '../github/context.js';
-import { STATE } from './state.js';
+import type { SessionLedger } from './state.js';
 import { stopAndFail } from './stop.js';
+import { connectionOutputs, connectionVariables, previewUrl } from './connection.js';
+import { deviceTitle } from './name.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;
 
 /** Which of several sessions a start is waiting for (start-attempts). */
-export interface AttemptContext {
+interface AttemptContext {
   number: number;
   of: number;
   /** The sessions of the earlier attempts, each errored before it was ready. */
@@ -58,8 +38,7 @@ export interface AttemptContext {
  * How waiting ended when it did not fail the step: the session is ready, or (only when
  * `retryIfErrored`) it errored before it was ready and the caller starts another.
  */
-export type WaitResult =
-  { kind: 'ready'; session: DeviceSession } | { kind: 'errored'; session: DeviceSession };
+type WaitResult = { kind: 'ready'; session: DeviceSession } | { kind: 'errored'; session: DeviceSession };
 
 export async function waitUntilReady(
   session: Pick<DeviceSession, 'id' | 'status' | 'url'>,
@@ -70,6 +49,8 @@ export async function waitUntilReady(
     attempt?: AttemptContext;
     /** An `errored` session is returned instead of failing the step (another attempt follows). */
     retryIfErrored?: boolean;
+    /** The step's post state (start-device-session only): a session that ends is recorded there. */
+    ledger?: SessionLedger;
   },
   context: ServiceContext,
   timing: { startedAt: number; firstReadAfterInterval: boolean },
@@ -81,7 +62,12 @@ export async function waitUntilReady(
   let outcome;
   try {
     outcome = await poll<DeviceSession>({
-      read: (limits) => client.getDeviceSession(session.id, limits),
+      read: async (limits) => {
+        const read = await client.getDeviceSession(session.id, limits);
+        // Whatever the status: a session not ready yet may carry its connection already.
+        maskSession(io, read);
+        return read;
+      },
       isDone: (read) => isReady(read) || isSessionTerminal(read),
       intervalMs: options.api.pollIntervalMs,
       firstReadAfterInterval: timing.firstReadAfterInterval,
@@ -110,30 +96,33 @@ export async function waitUntilReady(
       await io.appendSummary(summarize('failed', session, { reason }));
       throw new ActionFailure(reason);
     }
-    return stopAndFail(context, { id: session.id, url: sessionUrl }, reason, (stopped) =>
-      summarize('failed', session, { stopped, reason }),
-    );
+    return stopAndFail(context, { id: session.id, url: sessionUrl }, reason, {
+      summary: (stopped) => summarize('failed', session, { stopped, reason }),
+      ledger: options.ledger,
+    });
   }
   const last = outcome.kind === 'done' ? outcome.value : outcome.last;
   const target = { id: session.id, url: sessionUrl };
   if (outcome.kind === 'aborted') {
     const reason = 'The step was cancelled while waiting for the device session.';
-    return stopAndFail(context, target, reason, (stopped) =>
-      summarize('cancelled', last ?? session, { stopped, reason }),
-    );
+    return stopAndFail(context, target, reason, {
+      summary: (stopped) => summarize('cancelled', last ?? session, { stopped, reason }),
+      ledger: options.ledger,
+    });
   }
   if (outcome.kind === 'timeout') {
     const reason = `The device session was not ready within timeout-minutes (${options.api.timeoutMs / 60_000}); last status: ${oneLine(last?.status ?? session.status, 40)}.`;
-    return stopAndFail(context, target, reason, (stopped) =>
-      summarize('timed-out', last ?? session, { stopped, reason }),
-    );
+    return stopAndFail(context, target, reason, {
+      summary: (stopped) => summarize('timed-out', last ?? session, { stopped, reason }),
+      ledger: options.ledger,
+    });
   }
   const ready = outcome.value;
   io.setOutput('status', ready.status);
   if (!isReady(ready)) {
     // Another attempt follows: the caller stops this one and says so.
     if (options.retryIfErrored && ready.status === 'errored') return { kind: 'errored', session: ready };
-    io.saveState(STATE.stopped, 'true');
+    options.ledger?.ended(ready, deviceTime(ready));
     const attempts =
       options.attempt && options.attempt.earlier.length > 0 ? ` ${attemptsNote(options.attempt)}` : '';
     const reason = `${endedMessage(ready)}${attempts}`;
@@ -187,56 +176,28 @@ function isReady(session: DeviceSession): boolean {
 }
 
 /** Masks every credential first, then writes outputs and (optionally) the controllers' variables. */
-export function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv: boolean): void {
-  const config: RemoteConfig = session.remoteConfig ?? {};
-  maskRemoteConfig(io, config);
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-  const capabilities = config.capabilities === undefined ? '' : JSON.stringify(config.capabilities);
-  const outputs: Record<string, string> = {
-    'session-id': session.id,
-    'session-url': session.url ?? '',
-    'job-run-id': session.jobRunId ?? '',
-    'remote-config': JSON.stringify(config),
-    'agent-device-remote-session-url': text(config.agentDeviceRemoteSessionUrl),
-    'agent-device-remote-session-token': text(config.agentDeviceRemoteSessionToken),
-    'tools-url': text(config.toolsUrl),
-    'tools-auth-token': text(config.toolsAuthToken),
-    'appium-url': text(config.appiumUrl),
-    capabilities,
-    'web-preview-url': text(config.webPreviewUrl),
-    'preview-url': text(config.previewUrl),
-  };
+function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv: boolean): void {
+  maskSession(io, { remoteConfig: session.remoteConfig ?? {} });
+  const outputs = connectionOutputs(session);
   for (const [name, value] of Object.entries(outputs)) io.setOutput(name, value);
   describeConnection(io, session, outputs);
-  if (!exportEnv) return;
-  const variables: Record<string, string> = {
-    SVC_DEVICE_SESSION_ID: session.id,
-    AGENT_DEVICE_DAEMON_BASE_URL: outputs['agent-device-remote-session-url'],
-    AGENT_DEVICE_DAEMON_AUTH_TOKEN: outputs['agent-device-remote-session-token'],
-    ARGENT_TOOLS_URL: outputs['tools-url'],
-    ARGENT_AUTH_TOKEN: outputs['tools-auth-token'],
-    APPIUM_URL: outputs['appium-url'],
-    APPIUM_CAPS: capabilities,
-  };
-  const exported = Object.entries(variables).filter(([, value]) => value !== '');
-  exportForLaterSteps(io, exported);
+  if (exportEnv) exportForLaterSteps(io, connectionVariables(outputs));
 }
 
 /** What the device is, for the log: platform, type, name, the controller's address, the preview. */
 function describeConnection(io: ActionIO, session: DeviceSession, outputs: Record<string, string>): void {
-  const what = [session.platform, session.type]
-    .filter(Boolean)
-    .map((part) => oneLine(String(part), 40))
-    .join(' ');
-  const name = session.name ? ` "${oneLine(session.name, 80)}"` : '';
-  const lines = [`Device: ${what || 'device session'}${name}, session ${session.id}`];
+  const title = deviceTitle(session, {
+    word: (text) => oneLine(text, 40),
+    name: (text) => `"${oneLine(text, 80)}"`,
+  });
+  const lines = [`${title}: ${session.id}`];
   const controller =
     outputs['agent-device-remote-session-url'] || outputs['tools-url'] || outputs['appium-url'];
   if (controller) lines.push(`  controller: ${oneLine(controller, 300)}`);
   // Names only: any value may be a credential (capabilities.ts).
   if (outputs.capabilities)
     lines.push(`  capabilities: ${capabilityNames(session.remoteConfig?.capabilities)}`);
-  const preview = outputs['web-preview-url'] || outputs['preview-url'];
+  const preview = previewUrl(session.remoteConfig);
   if (preview) lines.push(`  browser preview: ${oneLine(preview, 300)}`);
   io.info(lines.join('\n'));
 }

@@ -9,10 +9,11 @@ import type { DeviceSession } from '../service/contract.js';
 import { redactDeep } from '../github/io.js';
 import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
 import { formatElapsed } from '../text/plain.js';
-import { sessionTitle } from '../sessions/summary.js';
+import { sessionTitle } from './summary.js';
+import { stillRunningAdvice } from './stop.js';
 import { formatTimestamp, msBetween } from '../text/time.js';
 
-export type StopReport =
+type StopReport =
   | { sessionId: string; session: DeviceSession }
   /** The stop failed: `notFound` for a 404, else it could not be confirmed; `reason` is the step's message. */
   | { sessionId: string; notFound: boolean; reason: string };
@@ -29,11 +30,7 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
     const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
     const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
     lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
-    if (!report.notFound)
-      lines.push(
-        '**The session may still be running and billing**: stop it from its page, or it runs until its maximum duration.',
-        '',
-      );
+    if (!report.notFound) lines.push(stillRunningAdvice('The session', true), '');
     return lines.join('\n');
   }
   const { session } = report;

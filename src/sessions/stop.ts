@@ -13,10 +13,21 @@ import { ActionFailure } from '../errors.js';
 import { withoutFinalDots } from '../text/plain.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../github/context.js';
-import { STATE } from './state.js';
+import type { SessionLedger } from './state.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import { deviceTime } from './accounting.js';
+import { maskSession } from './masking.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
+
+/**
+ * What every path says when a stop was not confirmed (an error, a summary): `markdown` puts the
+ * warning in bold.
+ */
+export function stillRunningAdvice(subject = 'It', markdown = false): string {
+  const warning = `${subject} may still be running and billing`;
+  return `${markdown ? `**${warning}**` : warning} until it reaches its maximum duration: stop it from its session page, or with the stop-device-session command and this session id.`;
+}
 const STOP_ON_FAILURE_MS = 60_000;
 
 /** A stop that could not be confirmed: says once which session, where, and what to do. */
@@ -64,9 +75,7 @@ export async function stopSession(
         ? error.reason
         : (error as Error).message;
     throw new StopNotConfirmed(
-      `Device session ${sessionId}${where} could not be confirmed stopped: ${withoutFinalDots(reason)}. ` +
-        'It may still be running and billing until it reaches its maximum duration: stop it from its session page, ' +
-        'or with the stop-device-session command and this session id.',
+      `Device session ${sessionId}${where} could not be confirmed stopped: ${withoutFinalDots(reason)}. ${stillRunningAdvice()}`,
     );
   }
 }
@@ -80,9 +89,14 @@ export async function stopAndFail(
   context: ServiceContext,
   session: { id: string; url?: string | null },
   reason: string,
-  /** The job summary to write once it is known whether the stop was confirmed. */
-  summary?: (stopped: boolean) => string,
+  options: {
+    /** The job summary to write once it is known whether the stop was confirmed. */
+    summary?: (stopped: boolean) => string;
+    /** The step's post state (start-device-session only): a confirmed stop is recorded there. */
+    ledger?: SessionLedger;
+  } = {},
 ): Promise<never> {
+  const { summary, ledger } = options;
   const { io, client } = context;
   const within = context.signal?.aborted ? STOP_ON_CANCEL_MS : STOP_ON_FAILURE_MS;
   let stopped = false;
@@ -91,7 +105,8 @@ export async function stopAndFail(
       deadline: Date.now() + within,
       sessionUrl: session.url ?? undefined,
     });
-    io.saveState(STATE.stopped, 'true');
+    maskSession(io, final);
+    ledger?.ended(final, deviceTime(final));
     io.setOutput('status', final.status);
     logStopped(io, final);
     stopped = true;

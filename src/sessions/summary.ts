@@ -9,12 +9,15 @@ import { status } from '../text/status.js';
 import { bounded, formatElapsed } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
 import { deviceTime } from './accounting.js';
+import { previewUrl } from './connection.js';
+import { deviceTitle } from './name.js';
+import { stillRunningAdvice } from './stop.js';
 
 /** How waiting for a session ended, as the summary tells it. */
 export type SessionOutcome =
   'ready' | 'started' | 'ended' | 'ended-after-ready' | 'timed-out' | 'cancelled' | 'failed';
 
-export interface SessionReport {
+interface SessionReport {
   session: Pick<DeviceSession, 'id' | 'status' | 'url'> & Partial<DeviceSession>;
   outcome: SessionOutcome;
   waitedMs?: number;
@@ -37,12 +40,10 @@ const SESSION_HEADINGS: Record<SessionOutcome, string> = {
 
 /** `Device session <name> (<platform> <type>)`, the start of every session summary's heading. */
 export function sessionTitle(session: Partial<Pick<DeviceSession, 'name' | 'platform' | 'type'>>): string {
-  const what = [session.platform, session.type]
-    .filter(Boolean)
-    .map((part) => markdownText(String(part), 30))
-    .join(' ');
-  const name = session.name ? ` ${markdownVerbatim(session.name, 120)}` : '';
-  return `Device session${name}${what ? ` (${what})` : ''}`;
+  return deviceTitle(session, {
+    word: (text) => markdownText(text, 30),
+    name: (text) => markdownVerbatim(text, 120),
+  });
 }
 
 export function renderSessionSummary(input: SessionReport, redact: (text: string) => string): string {
@@ -66,7 +67,7 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     lines.push(
       report.stopped
         ? 'The session was stopped.'
-        : '**The session could not be confirmed stopped**: stop it from its page, or it runs until its maximum duration.',
+        : `**The session could not be confirmed stopped.** ${stillRunningAdvice()}`,
       '',
     );
   if (session.preview) lines.push(`Browser preview: ${markdownLink('open', session.preview)}`, '');
@@ -84,8 +85,7 @@ function shownSessionFields(
   const { id, status, url, name, platform, type, maxDurationMinutes } = session;
   // The times the device-time column is computed from (session-accounting.ts).
   const { createdAt, startedAt, finishedAt, updatedAt } = session;
-  const config = session.remoteConfig ?? undefined;
-  const preview = config?.webPreviewUrl ?? config?.previewUrl;
+  const preview = previewUrl(session.remoteConfig);
   return {
     id,
     status,
@@ -98,6 +98,6 @@ function shownSessionFields(
     startedAt,
     finishedAt,
     updatedAt,
-    preview: typeof preview === 'string' && preview ? preview : undefined,
+    preview,
   };
 }

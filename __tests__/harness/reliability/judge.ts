@@ -3,6 +3,7 @@ import type { Simulator } from '../../../simulator/index.js';
 import { SESSION_TERMINAL } from '../../../src/service/contract.js';
 import type { ActionRun } from '../runner.js';
 import type { LifecycleResult } from './lifecycle.js';
+import { lastSavedSession } from '../session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 /** The post step's warning that a create whose answer was lost may have started a session. */
@@ -140,7 +141,7 @@ function judgePostSignal(result: LifecycleResult, sim: Simulator, knownId: strin
     problems.push('no session id saved in state for the post step');
     return;
   }
-  const url = main.state['session-url'] ?? '';
+  const url = lastSavedSession(main)?.url ?? '';
   if (isTerminal(session.status)) {
     result.postSignalStopped += 1;
     if (post.exitCode !== 0 && errorLines(post).length === 0) result.cancelledPostWithoutAnnotation += 1;

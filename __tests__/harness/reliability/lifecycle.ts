@@ -11,6 +11,7 @@ import type { LifecyclePlan } from './plan.js';
 import { afterArrival, escalate } from './runner-signals.js';
 import { setUpScenario } from './scenarios.js';
 import { POST_ESCALATION, POST_GRACE_MS, RUNNER_ESCALATION } from './timings.js';
+import { lastSavedSession } from '../session-state.js';
 
 export interface LifecycleResult {
   plan: LifecyclePlan;
@@ -126,7 +127,7 @@ export async function runLifecycle(plan: LifecyclePlan, repo: MemoryRepo): Promi
       result.hung += 1;
 
     sim.clearFaults();
-    const knownId = main.state['session-id'];
+    const knownId = lastSavedSession(main)?.id;
     // Only the root action and start-device-session have a post step (run-workflow/action.yml has none).
     if (plan.entry === 'run-workflow') {
       for (const id of watchers) clearInterval(id);

@@ -1,0 +1,178 @@
+/**
+ * The connection of a ready device session, in one table: each row says where a value comes from
+ * (the session, or a `remoteConfig` field), the step output that carries it, the environment
+ * variable the controllers read it from (exported for later steps with `export-env: true`), whether
+ * the service documents it as a secret, and what it is. The outputs, the exported variables, the
+ * masking of the documented secrets, the summary's browser-preview link, the outputs' descriptions
+ * in action.yml and the README's table of exported variables all come from these rows.
+ */
+import type { DeviceSession } from '../service/contract.js';
+
+interface ConnectionRow {
+  output: string;
+  /** The step output's description (action.yml, the README). */
+  description: string;
+  /** The `remoteConfig` field it comes from; none for the session's own fields. */
+  field?: string;
+  /** The value, for a row that is not a `remoteConfig` string field as it is. */
+  value?: (session: DeviceSession) => string;
+  /** The environment variable exported for later steps, and for which session types. */
+  env?: { name: string; types: string; value: string; secret?: string };
+  /** service-interface.md marks the field as secret: masked whatever it looks like. */
+  secret?: boolean;
+  /** A link to the device in a browser, for the summary and the log. */
+  preview?: boolean;
+}
+
+const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
+
+const ROWS: ConnectionRow[] = [
+  {
+    output: 'session-id',
+    description: 'The session id.',
+    value: (session) => session.id,
+    env: {
+      name: 'SVC_DEVICE_SESSION_ID',
+      types: 'all',
+      value: 'the session id (`start-device-session`: as soon as it exists)',
+    },
+  },
+  { output: 'session-url', description: "The session's page on the service.", value: (s) => s.url ?? '' },
+  {
+    output: 'job-run-id',
+    description: 'The id of the job run behind the session.',
+    value: (s) => s.jobRunId ?? '',
+  },
+  {
+    output: 'status',
+    description: 'The last status seen (`in-progress` once ready).',
+    value: (s) => s.status,
+  },
+  {
+    output: 'remote-config',
+    description: 'The `remoteConfig` object as JSON (credentials in it are masked).',
+    value: (session) => json(session.remoteConfig ?? {}),
+  },
+  {
+    output: 'agent-device-remote-session-url',
+    description: 'agent-device: the daemon URL.',
+    field: 'agentDeviceRemoteSessionUrl',
+    env: {
+      name: 'AGENT_DEVICE_DAEMON_BASE_URL',
+      types: '`agent-device`',
+      value: '`agentDeviceRemoteSessionUrl`',
+    },
+  },
+  {
+    output: 'agent-device-remote-session-token',
+    description: 'agent-device: the daemon token (masked).',
+    field: 'agentDeviceRemoteSessionToken',
+    secret: true,
+    env: {
+      name: 'AGENT_DEVICE_DAEMON_AUTH_TOKEN',
+      types: '`agent-device`',
+      value: '`agentDeviceRemoteSessionToken`',
+    },
+  },
+  {
+    output: 'tools-url',
+    description: 'argent: the tools URL.',
+    field: 'toolsUrl',
+    env: { name: 'ARGENT_TOOLS_URL', types: '`argent`', value: '`toolsUrl`' },
+  },
+  {
+    output: 'tools-auth-token',
+    description: 'argent: the tools token, when there is one (masked).',
+    field: 'toolsAuthToken',
+    secret: true,
+    env: {
+      name: 'ARGENT_AUTH_TOKEN',
+      types: '`argent`',
+      value: '`toolsAuthToken`, only when the service sends one',
+    },
+  },
+  {
+    output: 'appium-url',
+    description: 'Appium: the server URL.',
+    field: 'appiumUrl',
+    env: { name: 'APPIUM_URL', types: '`appium`', value: '`appiumUrl`' },
+  },
+  {
+    output: 'capabilities',
+    description: 'Appium: the capabilities, as JSON.',
+    field: 'capabilities',
+    value: (session) => json(session.remoteConfig?.capabilities),
+    env: {
+      name: 'APPIUM_CAPS',
+      types: '`appium`',
+      value: '`capabilities`, as a JSON string',
+      // Every value that may be a credential is masked (masking.ts), not the settings.
+      secret: 'partly',
+    },
+  },
+  {
+    output: 'web-preview-url',
+    description: 'iOS: the web preview URL.',
+    field: 'webPreviewUrl',
+    preview: true,
+  },
+  { output: 'preview-url', description: 'serve-sim: the preview URL.', field: 'previewUrl', preview: true },
+];
+
+/** The exported variable of the session id, which `wait-for-device-session` falls back to. */
+export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
+
+/** Output name → description, for the commands that expose a session's connection. */
+export const CONNECTION_OUTPUTS: Record<string, string> = Object.fromEntries(
+  ROWS.map((row) => [row.output, row.description]),
+);
+
+/** `remoteConfig` fields that service-interface.md marks as secret (masking.ts). */
+export const DOCUMENTED_SECRETS: ReadonlySet<string> = new Set(
+  ROWS.filter((row) => row.secret && row.field).map((row) => row.field as string),
+);
+
+/** The value of each output for a session, '' where it has none. */
+export function connectionOutputs(session: DeviceSession): Record<string, string> {
+  const config = (session.remoteConfig ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    ROWS.map((row) => {
+      if (row.value) return [row.output, row.value(session)];
+      const value = row.field ? config[row.field] : undefined;
+      return [row.output, typeof value === 'string' ? value : ''];
+    }),
+  );
+}
+
+/** The variables to export (name, value), from the outputs; those without a value left out. */
+export function connectionVariables(outputs: Record<string, string>): Array<[string, string]> {
+  return ROWS.flatMap((row) =>
+    row.env && outputs[row.output] ? [[row.env.name, outputs[row.output]] as [string, string]] : [],
+  );
+}
+
+/** The step output that holds the same value as an exported variable. */
+export function outputOfVariable(name: string): string | undefined {
+  return ROWS.find((row) => row.env?.name === name)?.output;
+}
+
+/** The session's browser preview (web preview, serve-sim preview), or undefined. */
+export function previewUrl(remoteConfig: unknown): string | undefined {
+  if (typeof remoteConfig !== 'object' || remoteConfig === null) return undefined;
+  for (const row of ROWS.filter((each) => each.preview && each.field)) {
+    const value = (remoteConfig as Record<string, unknown>)[row.field as string];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+}
+
+/** The README's table of exported variables (scripts/generate). */
+export function renderVariablesTable(): string {
+  const lines = ['| Variable | Session type | Value | Secret |', '| --- | --- | --- | --- |'];
+  for (const row of ROWS.filter((each) => each.env)) {
+    const env = row.env as NonNullable<ConnectionRow['env']>;
+    const secret = env.secret ?? (row.secret ? 'yes, masked' : 'no');
+    lines.push(`| \`${env.name}\` | ${env.types} | ${env.value} | ${secret} |`);
+  }
+  return lines.join('\n');
+}

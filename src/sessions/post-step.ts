@@ -1,0 +1,285 @@
+/**
+ * What the post step does: when the job ends, whatever its outcome (post-if: always()), it stops
+ * every device session that this step's main part created (several with start-attempts) and that
+ * the main part did not see end, on the service the main part used (saved in state, never read again
+ * from the environment, so the token goes nowhere else). Each session is read first, so that one
+ * that had already ended during the job is said to have (a warning when it errored), and how long
+ * its device ran is logged and summarised. With `auto-stop: false` each session is read and left
+ * running, and the step says what it found, never more than it knows. A paid device left running is
+ * never silent: a stop that cannot be confirmed, a cancellation of the post step itself, and a
+ * create whose answer never came are each reported, naming the session and where to look. A step
+ * that started no session says nothing above debug level.
+ */
+import type { ActionIO } from '../github/io.js';
+import { createClient, envNumber } from '../github/service-client.js';
+import { POST_STOP_GRACE_MS } from '../github/runner-timings.js';
+import { ActionFailure, reportFailure } from '../errors.js';
+import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
+import type { ServiceClient } from '../service/client.js';
+import { readTable, token, type InputSource } from '../inputs/table.js';
+import { InputProblem, baseUrl as parseBaseUrl } from '../inputs/parsers.js';
+import { readPostState, restoreTransport, type PostState, type SavedSession } from './state.js';
+import { alreadyEndedMessage, deviceTime, renderPostSummary, type PostReport } from './accounting.js';
+import { logStopped, stopSession } from './stop.js';
+import { maskSession } from './masking.js';
+
+/** The whole stop, confirmation included, when nothing interrupts it. */
+const POST_STOP_WITHIN_MS = 2 * 60_000;
+/** The read before the stop is worth a few seconds, never the stop itself. */
+const READ_BEFORE_STOP_MS = 5_000;
+/**
+ * Tests pass a shorter grace (`SVC_CANCEL_GRACE_MS`) rather than wait out the runner's; the value is
+ * the main step's (restoreTransport), never one a later step set.
+ */
+const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', POST_STOP_GRACE_MS);
+
+/** Runs the post step; returns what it did with the last session, for the pull-request comment. */
+export async function runPostStep(io: ActionIO, source: InputSource): Promise<PostReport | undefined> {
+  // Only what this step's own main part saved counts (state.ts).
+  const transport = restoreTransport(io);
+  if (!transport.saved) {
+    io.debug('The main step saved no state for this post step; nothing to stop.');
+    return undefined;
+  }
+  const state = readPostState(io);
+  if (state.createInFlight) reportLostCreate(io, state);
+  else if (state.sessions.length === 0)
+    io.debug('No device session was started by this step; nothing to stop.');
+  if (state.sessions.length === 0) return undefined;
+  const reports: PostReport[] = [];
+  try {
+    await handle(io, source, state, transport.differs, reports);
+  } finally {
+    if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
+  }
+  return reports.at(-1);
+}
+
+async function handle(
+  io: ActionIO,
+  source: InputSource,
+  state: PostState,
+  differs: string | undefined,
+  reports: PostReport[],
+): Promise<void> {
+  for (const session of state.sessions.filter((each) => each.ended !== undefined)) {
+    io.info(`Device session ${session.id} already ended during the main step (${session.ended}).`);
+    reports.push({ ...session, status: session.ended, did: 'ended during the main step' });
+  }
+  const open = state.sessions.filter((session) => session.ended === undefined);
+  if (open.length === 0) return;
+  const ids = open.map((session) => session.id.slice(0, 60)).join(', ');
+  const unusable = unusableState(state, open, source, differs);
+  if (unusable && !state.autoStop) {
+    for (const session of open) leftRunning(io, session, reports, 'its state could not be read');
+    return;
+  }
+  if (unusable) {
+    io.setFailed(unusable(ids, open.length === 1 ? open[0].url : ''));
+    return;
+  }
+  const api = {
+    baseUrl: savedBaseUrl(state.baseUrl) ?? '',
+    token: readToken(source) ?? '',
+    pollIntervalMs: state.pollIntervalMs,
+    timeoutMs: POST_STOP_WITHIN_MS,
+  };
+  const client = createClient(api, io);
+  try {
+    if (state.autoStop) await stopAll(io, client, open, ids, reports);
+    else for (const session of open) await leaveRunning(io, client, session, reports);
+  } finally {
+    client.dispose();
+  }
+}
+
+/** Why the saved state or this step's settings cannot be used to reach the service, or undefined. */
+function unusableState(
+  state: PostState,
+  open: SavedSession[],
+  source: InputSource,
+  differs: string | undefined,
+): ((ids: string, link: string) => string) | undefined {
+  if (!open.every((session) => isUuid(session.id)) || savedBaseUrl(state.baseUrl) === undefined)
+    return (ids) =>
+      `The saved state of this step is not usable (session id or service address malformed); device session ${ids} was not stopped. Stop it from the dashboard.`;
+  const stopByHand = 'Stop it from its page or with the stop-device-session command.';
+  if (differs)
+    return (ids, link) =>
+      `\`${differs}\` changed after the main step, and the access token is never sent with settings the main step did not use: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
+  if (readToken(source) === undefined) {
+    const problem = readTable({ token }, source).problems.join(' ');
+    return (ids, link) =>
+      `${problem.replace(/\.$/, '')}: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
+  }
+  return undefined;
+}
+
+/** The saved base URL, read by the rule the main step read it with; undefined when it breaks it. */
+function savedBaseUrl(saved: string): string | undefined {
+  try {
+    return parseBaseUrl(saved, 'base-url');
+  } catch (error) {
+    if (error instanceof InputProblem) return undefined;
+    throw error;
+  }
+}
+
+/** The token as the main step reads it (`token`, else SVC_TOKEN), or undefined when it is not usable. */
+function readToken(source: InputSource): string | undefined {
+  const read = readTable({ token }, source);
+  return read.problems.length === 0 ? read.values.token : undefined;
+}
+
+/** Stops every open session; a signal shortens the time left to confirm the stops (and skips the reads). */
+async function stopAll(
+  io: ActionIO,
+  client: ServiceClient,
+  open: SavedSession[],
+  ids: string,
+  reports: PostReport[],
+): Promise<void> {
+  const giveUp = new AbortController();
+  const hurry = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (timer) return;
+    hurry.abort();
+    io.info(`Received ${signal}: still stopping device session ${ids} before the runner ends the step.`);
+    timer = setTimeout(() => giveUp.abort(), graceAfterSignalMs());
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const deadline = Date.now() + POST_STOP_WITHIN_MS;
+  let confirmed = 0;
+  try {
+    for (const session of open) {
+      try {
+        reports.push(
+          await finish(io, client, session, { deadline, giveUp: giveUp.signal, hurry: hurry.signal }),
+        );
+        confirmed++;
+      } catch (error) {
+        reports.push({ ...session, did: 'could not be confirmed stopped (see the error)' });
+        reportFailure(io, error);
+      }
+    }
+    // The post step was cancelled: the runner marks it so; the annotation says the device is not left running.
+    if (timer && confirmed === open.length)
+      reportFailure(
+        io,
+        new ActionFailure(`The post step was cancelled; device session ${ids} was stopped all the same.`),
+      );
+  } finally {
+    clearTimeout(timer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * One session: read first, so that a session that had already ended during the job is said to have
+ * (an errored one as a warning), then stop it unless it has; then how long its device ran.
+ */
+async function finish(
+  io: ActionIO,
+  client: ServiceClient,
+  saved: SavedSession,
+  limits: { deadline: number; giveUp: AbortSignal; hurry: AbortSignal },
+): Promise<PostReport> {
+  const where = (session: DeviceSession): string => session.url ?? saved.url;
+  const before = await readBeforeStop(io, client, saved.id, limits.hurry);
+  const ended = before && isSessionTerminal(before) ? before : undefined;
+  const session =
+    ended ??
+    (await stopSession(client, saved.id, {
+      deadline: limits.deadline,
+      sessionUrl: saved.url || undefined,
+      signal: limits.giveUp,
+    }));
+  maskSession(io, session);
+  const report = {
+    id: saved.id,
+    url: where(session),
+    status: session.status,
+    deviceTime: deviceTime(session),
+  };
+  // A stop never makes a session errored: an errored answer means it had errored before.
+  if (session.status === 'errored') {
+    io.warning(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
+    return { ...report, did: 'nothing to stop, it had already errored during the job' };
+  }
+  if (ended) {
+    io.info(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
+    io.info(`Device time of session ${saved.id}: ${deviceTime(session)}.`);
+    return { ...report, did: 'nothing to stop, it had already been stopped during the job' };
+  }
+  logStopped(io, session);
+  io.info(`Device time of session ${saved.id}: ${deviceTime(session)}.`);
+  return { ...report, did: 'stopped it' };
+}
+
+/** `auto-stop: false`: reads the session, so that the step says only what it knows, and leaves it. */
+async function leaveRunning(
+  io: ActionIO,
+  client: ServiceClient,
+  saved: SavedSession,
+  reports: PostReport[],
+): Promise<void> {
+  const session = await readBeforeStop(io, client, saved.id, new AbortController().signal);
+  if (!session) return leftRunning(io, saved, reports, 'it could not be read');
+  const report = {
+    id: saved.id,
+    url: session.url ?? saved.url,
+    status: session.status,
+    deviceTime: deviceTime(session),
+  };
+  if (isSessionTerminal(session)) {
+    io.info(`auto-stop is false, and ${alreadyEndedMessage(session)} ${report.url}`.trimEnd());
+    reports.push({ ...report, did: 'nothing to leave running, it had already ended (auto-stop: false)' });
+    return;
+  }
+  io.notice(
+    `auto-stop is false: device session ${saved.id} keeps running until it is stopped or reaches its limits. ${report.url}`.trimEnd(),
+  );
+  reports.push({ ...report, did: 'left running (auto-stop: false)' });
+}
+
+/** `auto-stop: false` and the session's state unknown: says only that it was not stopped. */
+function leftRunning(io: ActionIO, saved: SavedSession, reports: PostReport[], why: string): void {
+  io.notice(
+    `auto-stop is false: device session ${saved.id} was not stopped, and whether it still runs is not known (${why}). ${saved.url}`.trimEnd(),
+  );
+  reports.push({ ...saved, did: 'not stopped (auto-stop: false); whether it still runs is not known' });
+}
+
+/** The session as it is before the stop; undefined when it cannot be read at once (the stop goes ahead). */
+async function readBeforeStop(
+  io: ActionIO,
+  client: ServiceClient,
+  id: string,
+  hurry: AbortSignal,
+): Promise<DeviceSession | undefined> {
+  if (hurry.aborted) return undefined;
+  try {
+    // The signal also ends an answer that is slow to come: the deadline only stops new attempts.
+    const signal = AbortSignal.any([hurry, AbortSignal.timeout(READ_BEFORE_STOP_MS)]);
+    const session = await client.getDeviceSession(id, { deadline: Date.now() + READ_BEFORE_STOP_MS, signal });
+    maskSession(io, session);
+    return session;
+  } catch (error) {
+    io.debug(`Reading device session ${id} before stopping it failed: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/**
+ * A create never answered: a session may exist whose id is unknown (a warning; the sessions of
+ * earlier attempts, if any, are stopped all the same).
+ */
+function reportLostCreate(io: ActionIO, state: PostState): void {
+  io.warning(
+    `A device session may be running: the create request sent at ${state.createInFlight} got no usable answer, so its id is unknown and it could not be stopped. ` +
+      `Look for it among the device sessions of project ${isUuid(state.appId) ? state.appId : '(unknown)'} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
+  );
+}
