@@ -23,6 +23,7 @@ import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
+import { markdownJobLabel } from '../text/job-label.js';
 import { oneLine } from '../text/plain.js';
 
 /** GitHub refuses comment bodies longer than 65,536 characters. */
@@ -114,11 +115,7 @@ function runLines(outputs: Record<string, string>): string[] {
   if (jobs.length > 0) {
     lines.push('| Job | Status |', '| --- | --- |');
     for (const job of jobs.slice(0, MAX_JOBS)) {
-      const name =
-        job.name && job.name !== job.key
-          ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
-          : markdownCode(job.key, 60);
-      lines.push(`| ${name} | ${status(job.status)} |`);
+      lines.push(`| ${markdownJobLabel(job)} | ${status(job.status)} |`);
     }
     if (jobs.length > MAX_JOBS) lines.push(`| … and ${jobs.length - MAX_JOBS} more | |`);
     lines.push('');
