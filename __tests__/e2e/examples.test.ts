@@ -225,6 +225,8 @@ function stable(text: string): string {
   return result
     .replace(/http\\?:\/\/127\\?\.0\\?\.0\\?\.1\\?:\d+/g, 'https://svc.example.com')
     .replace(/127\.0\.0\.1:\d+/g, 'svc.example.com')
+    // The step's working directory (the harness's temporary one) as a runner's workspace.
+    .replace(/[^\s`]*svc-action-run-[A-Za-z0-9]+/g, '/home/runner/work/app/app')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '2026-11-22T09:30:00.000Z');
 }
 
