@@ -24,6 +24,7 @@ import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
 import { markdownJobLabel } from '../text/job-label.js';
+import type { WorkflowJob } from '../service/contract.js';
 import { oneLine } from '../text/plain.js';
 
 /** GitHub refuses comment bodies longer than 65,536 characters. */
@@ -138,7 +139,7 @@ function sessionLines(outputs: Record<string, string>): string[] {
 }
 
 /** Key, name and status of each job of the `jobs` output; nothing else is read from it. */
-function parseJobs(json: string | undefined): Array<{ key: string; name?: string; status: string }> {
+function parseJobs(json: string | undefined): Array<Pick<WorkflowJob, 'key' | 'name' | 'status'>> {
   if (!json) return [];
   let jobs: unknown;
   try {

@@ -28,7 +28,7 @@ const MAX_LISTED = 20;
 /** Jobs a skipped job's cell names among those it needs. */
 const MAX_NEEDS = 5;
 
-export interface RunReport {
+interface RunReport {
   /** The workflow file name, or `run <id>` when the step did not dispatch it. */
   title: string;
   runId: string;

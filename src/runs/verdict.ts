@@ -23,7 +23,7 @@ const JOBS_NAMED = 20;
 /** Failures the summary heads with words of their own (they are `failure` as outcomes). */
 export type Refusal = 'unknown-jobs' | 'wrong-commit';
 
-export interface Verdict {
+interface Verdict {
   /** The step's `outcome` output. */
   outcome: Outcome;
   refusal?: Refusal;

@@ -21,7 +21,7 @@ import type { DispatchInputs } from '../inputs/parsers.js';
 import { inputProblems, isMapping, jobProblems } from './workflow-rules.js';
 import { oneLine } from '../text/plain.js';
 
-export interface PlannedDispatch {
+interface PlannedDispatch {
   /** The job's workspace (GITHUB_WORKSPACE, else the current directory). */
   workspace: string;
   workflow: string;
