@@ -108,4 +108,14 @@ describe('each ending of a run in its own words', () => {
     expect(followed.stdout).not.toContain('first read in');
     expect(followed.outputs['failed-jobs']).toBe('');
   });
+
+  it('`type:submit` found only after the dispatch (no checkout): the error gives the service word', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const result = await dispatch({ workflow: 'pipeline.yml', jobs: 'type:submit' });
+    expect(result.exitCode).toBe(1);
+    expect(errorLine(result)).toContain(
+      'which the run does not have; its jobs are: build (type build), e2e (type custom), lint (type custom), report (type custom). The service calls those of `type:submit` `type:submission`. The run this step dispatched was started and goes on',
+    );
+    world.sim.cancelRun(result.outputs['run-id']);
+  });
 });
