@@ -1,7 +1,8 @@
 /**
  * Following a workflow run to its end, for run-workflow (the run it dispatched) and wait-for-run
- * (a run by id): progress lines, outputs, the job summary and the exit rules, in one place.
- * With `jobs`, the step ends as soon as the selected jobs are terminal, even while the run goes on.
+ * (a run by id): the reads, progress lines, outputs and the job summary; the verdict on the run as
+ * last read is verdict.ts's. With `jobs`, the step ends as soon as the selected jobs are terminal,
+ * even while the run goes on.
  */
 import type { ActionIO } from '../github/io.js';
 import {
