@@ -327,6 +327,8 @@ describe('run-workflow', () => {
       'git-ref': 'main',
       inputs: { profile: 'preview', retries: 3, dry: true },
       wait: true,
+      // Issue 25 item 4: the new input, off by default.
+      'dry-run': false,
       'on-action-required': 'wait',
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,

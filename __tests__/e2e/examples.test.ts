@@ -222,10 +222,14 @@ function stable(text: string): string {
     });
   // The summary links a run by the first characters of its id.
   for (const [id, fixed] of ids) result = result.split(id.slice(0, 8)).join(fixed.slice(0, 8));
-  return result
-    .replace(/http\\?:\/\/127\\?\.0\\?\.0\\?\.1\\?:\d+/g, 'https://svc.example.com')
-    .replace(/127\.0\.0\.1:\d+/g, 'svc.example.com')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '2026-11-22T09:30:00.000Z');
+  return (
+    result
+      .replace(/http\\?:\/\/127\\?\.0\\?\.0\\?\.1\\?:\d+/g, 'https://svc.example.com')
+      .replace(/127\.0\.0\.1:\d+/g, 'svc.example.com')
+      // The step's working directory (the harness's temporary one) as a runner's workspace.
+      .replace(/[^\s`]*svc-action-run-[A-Za-z0-9]+/g, '/home/runner/work/app/app')
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '2026-11-22T09:30:00.000Z')
+  );
 }
 
 /** The comparison leaves out what depends on timing: elapsed times and the progress lines themselves. */

@@ -361,7 +361,8 @@ describe('run-workflow with jobs', () => {
     expect(jobsOf(skipped).find((job) => job.key === 'submit')?.status).toBe('skipped');
     expect(skipped.outputs.outcome).toBe('failure');
     expect(skipped.stdout).toContain(
-      '::error::Not every listed job succeeded. Failed jobs: submit (skipped).',
+      // Issue 25 item 8: the skipped job names the job it needed that failed (was "submit (skipped)").
+      '::error::Not every listed job succeeded. Skipped jobs: submit (needs build_android, which failed: Job build_android failed).',
     );
   });
 });

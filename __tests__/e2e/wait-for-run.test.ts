@@ -52,6 +52,8 @@ describe('wait-for-run', () => {
       status: 'success',
       'git-commit-hash': world.repo.headSha,
       jobs: expect.any(String),
+      // Issue 25 item 10: the new output, empty when every job succeeded.
+      'failed-jobs': '',
       'build-ids': JSON.stringify([jobs[0].buildId, jobs[1].buildId]),
       'submission-ids': expect.stringMatching(/^\["[0-9a-f-]{36}"\]$/),
       'job-outputs': JSON.stringify({ build_ios: {}, build_android: {}, submit: { track: 'beta' } }),

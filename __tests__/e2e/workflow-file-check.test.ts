@@ -185,3 +185,65 @@ describe('run-workflow checks inputs and jobs against the workspace before dispa
     expect(absent.stdout).toMatch(/::error::Dispatching workflow absent\.yml failed: Not found \(404\)/);
   });
 });
+
+describe('run-workflow: `jobs` in the service words, what was not checked, and dry-run', () => {
+  it('refuses a `type:` that no job of the file can match, with the service word for `type: submit`', async () => {
+    const [submit, builds] = await Promise.all([
+      dispatch({ jobs: 'type:submit' }),
+      dispatch({ jobs: 'build_ios, type:builds' }),
+    ]);
+    expect(submit.exitCode).toBe(1);
+    expect(submit.outputs.outcome).toBe('failure');
+    expect(submit.stdout).toContain(
+      '`jobs` lists `type:submit`, but the service calls the jobs of `type: submit` `submission`: write `type:submission`.',
+    );
+    // Every job of gate.yml is a build or a submission: no job can be reported as `builds`.
+    expect(builds.exitCode).toBe(1);
+    expect(builds.stdout).toContain(
+      '`jobs` lists `type:builds`, but no job of the workflow is of that type; its jobs are: build_ios (type: build), build_android (type: build), submit (type: submit).',
+    );
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('says once, not per read, that `jobs` could not be checked and what would let it be', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 400 });
+    const result = await dispatch({ jobs: 'build_ios' }, { env: { GITHUB_WORKSPACE: notARepository } });
+    expect(result.exitCode).toBe(0);
+    const said = `\`jobs\` (build_ios) could not be checked before the dispatch: the workspace ${notARepository} is not a git repository with a checked-out commit. It is checked against the run's jobs once the run is read; a checkout of the commit git-ref names (actions/checkout with \`ref: ${workspace.headSha}\`) before this step lets it be checked before the dispatch.`;
+    expect(result.stdout.split(said)).toHaveLength(2);
+    // Several reads happened after it.
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('GET')).length).toBeGreaterThan(1);
+    // With every `jobs` entry checked, the log says so.
+    const checked = await dispatch({ jobs: 'type:submission' });
+    expect(checked.stdout).toContain('Checked inputs and jobs against .eas/workflows/gate.yml');
+    expect(checked.stdout).not.toContain('could not be checked');
+  });
+
+  it('dry-run: every check, then outcome dry-run and no request at all', async () => {
+    const [good, badJobs, unchecked] = await Promise.all([
+      dispatch({ 'dry-run': 'true', jobs: 'type:build' }),
+      dispatch({ 'dry-run': 'true', jobs: 'type:submit' }),
+      dispatch({ 'dry-run': 'true', jobs: 'build_ios' }, { env: { GITHUB_WORKSPACE: notARepository } }),
+    ]);
+    const sha = workspace.headSha;
+    expect(good.exitCode).toBe(0);
+    expect(good.outputs).toEqual({ outcome: 'dry-run' });
+    expect(good.stdout).toContain(
+      `Dry run: The inputs are valid. git-ref ${sha} is commit ${sha} in the workspace. .eas/workflows/gate.yml at ${sha.slice(0, 12)} accepts the inputs and jobs. Nothing was dispatched.`,
+    );
+    expect(good.summary).toMatch(/### Workflow run gate\\?\.yml: 🧪 checked, not dispatched \(`dry-run`\)/);
+
+    expect(badJobs.exitCode).toBe(1);
+    expect(badJobs.outputs).toEqual({ outcome: 'failure' });
+    expect(badJobs.stdout).toContain('write `type:submission`');
+
+    expect(unchecked.exitCode).toBe(0);
+    expect(unchecked.outputs).toEqual({ outcome: 'dry-run' });
+    expect(unchecked.stdout).toContain(
+      `\`jobs\` (build_ios) could not be checked before the dispatch: the workspace ${notARepository} is not a git repository with a checked-out commit. A dry run cannot check it otherwise; a checkout of the commit git-ref names`,
+    );
+    // Nothing reached the service: no dispatch, no read, not even a request that fails.
+    expect(world.sim.requests.filter((request) => !request.control)).toEqual([]);
+    expect(world.sim.runs()).toEqual([]);
+  });
+});

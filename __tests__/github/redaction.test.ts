@@ -43,7 +43,7 @@ test('a job summary never shows a secret, even where Markdown escaping would cha
       title: 'e2e.yml',
       runId: '11111111-1111-4111-8111-111111111111',
       runUrl: 'https://svc.example.com/r',
-      outcome: 'failed',
+      outcome: 'failure',
       run: {
         id: '11111111-1111-4111-8111-111111111111',
         status: 'failure',

@@ -27,4 +27,16 @@ describe('orderByNeeds', () => {
     ];
     expect(keys(orderByNeeds(jobs))).toEqual(['self', 'orphan', 'bare', 'x', 'y', 'after-x']);
   });
+
+  it('a job made ready later goes before later jobs of the service order, never before earlier ready ones', () => {
+    const jobs = [job('a', ['c']), job('b'), job('c'), job('d', ['c', 'c', 'gone'])];
+    expect(keys(orderByNeeds(jobs))).toEqual(['b', 'c', 'a', 'd']);
+  });
+
+  it('a chain listed backwards, each job needing the next: the last listed first, every job once', () => {
+    const count = 2000;
+    const jobs = Array.from({ length: count }, (_, i) => job(`j${i}`, i + 1 < count ? [`j${i + 1}`] : []));
+    const ordered = keys(orderByNeeds(jobs));
+    expect(ordered).toEqual(jobs.map((each) => each.key).reverse());
+  });
 });

@@ -136,7 +136,7 @@ describe('job summary and comment', () => {
         runId: run.id,
         runUrl: run.url ?? '',
         run,
-        outcome: 'failed',
+        outcome: 'failure',
         reason: HOSTILE_MESSAGE,
       },
       (text) => text,

@@ -4,7 +4,8 @@
  * printed as a table: figure | measured | budget | met?. Figures that depend on the machine are ratios
  * measured in the same run. It is a report, not a test: it exits 0 even when a budget is missed
  * (1 only when a measurement itself could not be made). Each figure is measured by a module of
- * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, cli), in that order.
+ * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, huge-answer, huge-run,
+ * cli), in that order.
  *
  *   npm run bench                 # about a minute
  *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
@@ -16,6 +17,7 @@ import { bigRun } from './big-run.js';
 import { cli } from './cli.js';
 import { earlyStart } from './early-start.js';
 import { hugeAnswer } from './huge-answer.js';
+import { hugeRun } from './huge-run.js';
 import { readiness } from './readiness.js';
 import { requests } from './requests.js';
 import { sizes } from './size.js';
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     await bigRun(world);
     await earlyStart(world);
     await hugeAnswer(world);
+    await hugeRun(world);
     cli(ours);
   } finally {
     await world.sim.close();

@@ -3,24 +3,12 @@
  * wait-for-run does (action-interface.md).
  */
 import * as parse from '../inputs/parsers.js';
-import {
-  apiSettings,
-  appId,
-  baseUrl,
-  comment,
-  githubToken,
-  jobs,
-  onActionRequired,
-  pollInterval,
-  timeout,
-  token,
-  type InputSource,
-} from '../inputs/table.js';
+import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
 import { eventCommit, pullRequestEvent, sameRepository } from '../github/event.js';
-import { RUN_OUTPUTS, followRun, withOutcome } from '../runs/follow.js';
+import { followRun } from '../runs/follow.js';
+import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
-import { checkWorkflowFile } from '../runs/workflow-file.js';
-import { ActionFailure } from '../errors.js';
+import { checkBeforeDispatch } from '../runs/dispatch-check.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -58,19 +46,20 @@ export const runWorkflow = defineCommand({
       default: 'true',
       parse: parse.boolean,
     },
-    jobs,
-    'on-action-required': onActionRequired,
-    'poll-interval-seconds': pollInterval(10),
-    'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
-    comment,
-    'github-token': githubToken,
+    'dry-run': {
+      description:
+        '`true`: make every check that needs no dispatch (the inputs; with a checkout of the commit, the workflow file, `inputs` and `jobs` against it), then stop with outcome `dry-run`: nothing is dispatched.',
+      default: 'false',
+      parse: parse.boolean,
+    },
+    ...FOLLOW_INPUTS,
   },
   outputs: {
     ...RUN_OUTPUTS,
     'run-id': 'The run id, set right after the dispatch, before any waiting.',
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
-  failureOutputs: { outcome: 'failure' },
+  failureOutputs: RUN_FAILURE_OUTPUTS,
   rules: (values) => [
     ...(values.wait === false && values.jobs
       ? ['`jobs` has no effect with `wait: false`; remove one of them.']
@@ -85,29 +74,22 @@ export const runWorkflow = defineCommand({
     withOutcome(context.io, context.signal, async () => {
       const { io, signal } = context;
       const api = apiSettings(values);
-      const client = context.client(api);
       const startedAt = Date.now();
       const deadline = startedAt + api.timeoutMs;
 
-      if (context.workspace) {
-        const check = await checkWorkflowFile({
-          workspace: context.workspace,
-          workflow: values.workflow,
-          gitRef: values['git-ref'],
-          inputs: values.inputs,
-          jobs: values.jobs,
-        });
-        if (check.skipped)
-          io.debug(
-            `Not checked against the workspace's workflow file before the dispatch: ${check.skipped}.`,
-          );
-        if (check.problems.length > 0)
-          throw new ActionFailure(
-            `Not dispatched: the workflow file ${check.file} (in the workspace, the commit git-ref names) does not accept this dispatch. ${check.problems.join(' ')}`,
-          );
-        if (check.file) io.info(`Checked inputs and jobs against ${check.file} in the workspace.`);
+      const checked = await checkBeforeDispatch(values, context, deadline);
+      if (values['dry-run']) {
+        io.info(`Dry run: ${checked} Nothing was dispatched.`);
+        await io.appendSummary(
+          renderRunSummary(
+            { title: values.workflow, runId: '', runUrl: '', outcome: 'dry-run', reason: checked },
+            io.redact,
+          ),
+        );
+        return 'dry-run';
       }
 
+      const client = context.client(api);
       io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
       const dispatched = await client.dispatchWorkflow(
         {
@@ -135,7 +117,7 @@ export const runWorkflow = defineCommand({
               title: values.workflow,
               runId: dispatched.id,
               runUrl,
-              outcome: 'not-followed',
+              outcome: 'dispatched',
               gitRef: values['git-ref'],
             },
             io.redact,

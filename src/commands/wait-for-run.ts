@@ -1,18 +1,9 @@
 /** wait-for-run: follow an existing run by id, exactly as run-workflow follows the run it dispatched. */
 import * as parse from '../inputs/parsers.js';
-import {
-  apiSettings,
-  baseUrl,
-  comment,
-  githubToken,
-  jobs,
-  onActionRequired,
-  pollInterval,
-  timeout,
-  token,
-} from '../inputs/table.js';
+import { apiSettings, baseUrl, token } from '../inputs/table.js';
 import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
-import { RUN_OUTPUTS, followRun, withOutcome } from '../runs/follow.js';
+import { followRun } from '../runs/follow.js';
+import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -37,15 +28,10 @@ export const waitForRun = defineCommand({
       blankMeansNone: true,
       parse: parse.commitSha,
     },
-    jobs,
-    'on-action-required': onActionRequired,
-    'poll-interval-seconds': pollInterval(10),
-    'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
-    comment,
-    'github-token': githubToken,
+    ...FOLLOW_INPUTS,
   },
   outputs: RUN_OUTPUTS,
-  failureOutputs: { outcome: 'failure' },
+  failureOutputs: RUN_FAILURE_OUTPUTS,
   // A run's comment (the same layout as run-workflow's), one per run id.
   comment: (values) => ({ kind: 'run-workflow', subject: `run ${values['run-id']}` }),
 

@@ -23,6 +23,8 @@ import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
+import { markdownJobLabel } from '../text/job-label.js';
+import type { WorkflowJob } from '../service/contract.js';
 import { oneLine } from '../text/plain.js';
 
 /** GitHub refuses comment bodies longer than 65,536 characters. */
@@ -114,11 +116,7 @@ function runLines(outputs: Record<string, string>): string[] {
   if (jobs.length > 0) {
     lines.push('| Job | Status |', '| --- | --- |');
     for (const job of jobs.slice(0, MAX_JOBS)) {
-      const name =
-        job.name && job.name !== job.key
-          ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
-          : markdownCode(job.key, 60);
-      lines.push(`| ${name} | ${status(job.status)} |`);
+      lines.push(`| ${markdownJobLabel(job)} | ${status(job.status)} |`);
     }
     if (jobs.length > MAX_JOBS) lines.push(`| … and ${jobs.length - MAX_JOBS} more | |`);
     lines.push('');
@@ -141,7 +139,7 @@ function sessionLines(outputs: Record<string, string>): string[] {
 }
 
 /** Key, name and status of each job of the `jobs` output; nothing else is read from it. */
-function parseJobs(json: string | undefined): Array<{ key: string; name?: string; status: string }> {
+function parseJobs(json: string | undefined): Array<Pick<WorkflowJob, 'key' | 'name' | 'status'>> {
   if (!json) return [];
   let jobs: unknown;
   try {

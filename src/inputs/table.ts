@@ -235,9 +235,9 @@ export const exportEnv = {
 export const jobs = {
   description:
     'Jobs to gate on, comma- or newline-separated: job keys as in the workflow file, or `type:<job type>` ' +
-    'for every job of that type (`type:build`: all the builds). The step ends as soon as these jobs are ' +
-    'terminal and succeeds only if all of them succeeded; a key or type the run does not have fails it. ' +
-    'Default: the whole run.',
+    'for every job of that type as the service names it (`type:build`: all the builds; `type:submission`: ' +
+    'the jobs the file writes `type: submit`). The step ends as soon as these jobs are terminal and succeeds ' +
+    'only if all of them succeeded; a key or type the run does not have fails it. Default: the whole run.',
   parse: parse.jobKeys,
 } satisfies InputSpec<string[]>;
 

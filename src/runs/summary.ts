@@ -7,50 +7,54 @@
  * Free-form text (job errors, commit messages, the failure message, session names) is written
  * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
-import { firstJobError, type WorkflowRun } from '../service/contract.js';
+import { firstJobError, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
 import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
 import { bounded, formatElapsed } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
 import { status } from '../text/status.js';
+import { markdownJobLabel } from '../text/job-label.js';
 import { orderByNeeds } from './job-graph.js';
 import { selects } from './job-selection.js';
+import type { Outcome } from './step.js';
+import type { Refusal } from './verdict.js';
 
-type Job = WorkflowRun['jobs'][number];
+/**
+ * Rows of the jobs table and entries of each list at most: a run of 50,000 jobs renders its first
+ * jobs and says how many more, so the summary stays far under GitHub's 1 MiB per step (a row is at
+ * most about 1.3 kB: every value in it is cut) and costs no more to render than a small run.
+ */
+const MAX_JOB_ROWS = 500;
+const MAX_LISTED = 20;
+/** Jobs a skipped job's cell names among those it needs. */
+const MAX_NEEDS = 5;
 
-/** How following a run ended, as the summary tells it. */
-export type RunOutcome =
-  | 'succeeded'
-  | 'failed'
-  | 'timed-out'
-  | 'cancelled'
-  | 'not-followed'
-  | 'unknown-jobs'
-  | 'action-required'
-  | 'wrong-commit';
-
-export interface RunReport {
+interface RunReport {
   /** The workflow file name, or `run <id>` when the step did not dispatch it. */
   title: string;
   runId: string;
   runUrl: string;
   /** The run as last read; undefined when it was never read. */
   run?: WorkflowRun;
-  outcome: RunOutcome;
+  outcome: Outcome;
+  /** A failure with a heading of its own. */
+  refusal?: Refusal;
   /** The jobs the step followed (`jobs` input: keys and `type:` selectors); all when undefined. */
   jobs?: string[];
   waitedMs?: number;
-  /** What the step said when it failed, in plain text (escaped here). */
+  /** What the step said when it failed (with `dry-run`, what it checked), in plain text (escaped here). */
   reason?: string;
   /** The ref the step dispatched, shown while the run has not been read (`wait: false`). */
   gitRef?: string;
 }
 
-const RUN_HEADINGS: Record<RunOutcome, string> = {
-  succeeded: '✅ succeeded',
-  failed: '❌ failed',
+const RUN_HEADINGS: Record<Outcome | Refusal, string> = {
+  success: '✅ succeeded',
+  failure: '❌ failed',
+  canceled: '⏹️ canceled',
   'timed-out': '⏱️ did not finish in time',
-  cancelled: '🛑 not followed to the end: the step was cancelled',
-  'not-followed': '🚀 dispatched',
+  interrupted: '🛑 not followed to the end: the step was cancelled',
+  dispatched: '🚀 dispatched',
+  'dry-run': '🧪 checked, not dispatched (`dry-run`)',
   'unknown-jobs': '❌ `jobs` names jobs the run does not have',
   'action-required': '✋ waits for approval',
   'wrong-commit': '❌ a run of another commit',
@@ -62,10 +66,13 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   const ordered = input.run && { ...input.run, jobs: orderByNeeds(input.run.jobs) };
   const report = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
   const { run } = report;
+  const total = input.run?.jobs.length ?? 0;
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
     : `Workflow run ${markdownText(report.title, 120)}`;
-  const lines = [`### ${subject}: ${RUN_HEADINGS[report.outcome]}`, ''];
+  const lines = [`### ${subject}: ${RUN_HEADINGS[report.refusal ?? report.outcome]}`, ''];
+  // Nothing was dispatched: what was checked is all there is to say.
+  if (report.outcome === 'dry-run') return [...lines, markdownText(report.reason ?? '', 2000), ''].join('\n');
   const commit = run?.gitCommitHash
     ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
@@ -89,16 +96,19 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
   );
   lines.push(...why(report));
   if (run && run.jobs.length > 0) {
+    const byKey = new Map(run.jobs.map((job) => [job.key, job]));
     lines.push('| Job | Status | Duration | Build / submission |', '| --- | --- | --- | --- |');
-    for (const job of run.jobs) {
+    for (const job of run.jobs.slice(0, MAX_JOB_ROWS)) {
       const followed = followedBy(report, job) ? '' : ' (not followed)';
       lines.push(
-        `| ${jobName(job)}${followed} | ${status(job.status)}${skippedBecause(job, run.jobs)} | ${jobDuration(job)} | ${jobIds(job)} |`,
+        `| ${markdownJobLabel(job)}${followed} | ${status(job.status)}${skippedBecause(job, byKey)} | ${jobDuration(job)} | ${jobIds(job)} |`,
       );
     }
+    if (total > MAX_JOB_ROWS)
+      lines.push(`| … and ${total - MAX_JOB_ROWS} more (all of them in the \`jobs\` output) | | | |`);
     lines.push('');
   }
-  if (report.outcome === 'not-followed')
+  if (report.outcome === 'dispatched')
     lines.push('Not followed (`wait: false`): follow it with `wait-for-run` and this run id.', '');
   return lines.join('\n');
 }
@@ -124,7 +134,7 @@ function shownFields(run: WorkflowRun): WorkflowRun {
       submissionId,
       createdAt,
       updatedAt,
-      requiredJobKeys,
+      requiredJobKeys: requiredJobKeys?.slice(0, MAX_NEEDS),
     };
   });
   const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
@@ -133,7 +143,7 @@ function shownFields(run: WorkflowRun): WorkflowRun {
 
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
 function why(report: RunReport): string[] {
-  if (report.outcome === 'succeeded' || report.outcome === 'not-followed') return [];
+  if (['success', 'dispatched', 'dry-run'].includes(report.outcome)) return [];
   const jobs = (report.run?.jobs ?? []).filter((job) => followedBy(report, job));
   const failed = jobs.filter((job) => job.status === 'failure');
   const canceled = jobs.filter((job) => job.status === 'canceled');
@@ -142,20 +152,10 @@ function why(report: RunReport): string[] {
   const approval = report.run?.status === 'action-required';
   if (approval) {
     const waiting = (report.run?.jobs ?? []).filter((job) => job.status === 'action-required');
-    lines.push('**The run waits for approval**', '');
-    for (const job of waiting) lines.push(`- ${jobName(job)}`);
-    if (waiting.length > 0) lines.push('');
+    lines.push('**The run waits for approval**', '', ...list(waiting, () => ''));
   }
-  if (failed.length > 0) {
-    lines.push('**Failed jobs**', '');
-    for (const job of failed) lines.push(`- ${jobName(job)}${jobError(job)}`);
-    lines.push('');
-  }
-  if (canceled.length > 0) {
-    lines.push('**Canceled jobs**', '');
-    for (const job of canceled) lines.push(`- ${jobName(job)}`);
-    lines.push('');
-  }
+  if (failed.length > 0) lines.push('**Failed jobs**', '', ...list(failed, jobError));
+  if (canceled.length > 0) lines.push('**Canceled jobs**', '', ...list(canceled, () => ''));
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
     lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
@@ -164,29 +164,35 @@ function why(report: RunReport): string[] {
   return lines;
 }
 
-/** Whether the step followed this job: all of them without `jobs`. */
-function followedBy(report: Pick<RunReport, 'jobs'>, job: Job): boolean {
+/** A Markdown list of the first jobs, then how many more, then a blank line; nothing when empty. */
+function list(jobs: WorkflowJob[], detail: (job: WorkflowJob) => string): string[] {
+  if (jobs.length === 0) return [];
+  const items = jobs.slice(0, MAX_LISTED).map((job) => `- ${markdownJobLabel(job)}${detail(job)}`);
+  if (jobs.length > MAX_LISTED) items.push(`- … and ${jobs.length - MAX_LISTED} more`);
+  return [...items, ''];
+}
+
+/**
+ * Whether the step followed this job: all of them without `jobs`. A job that waits for approval
+ * while the step ended on that (`on-action-required: fail`) is what the step followed to its end.
+ */
+function followedBy(report: Pick<RunReport, 'jobs' | 'outcome'>, job: WorkflowJob): boolean {
+  if (report.outcome === 'action-required' && job.status === 'action-required') return true;
   return !report.jobs || report.jobs.some((selector) => selects(selector, job));
 }
 
-function jobName(job: Job): string {
-  return job.name && job.name !== job.key
-    ? `${markdownText(job.name, 80)} (${markdownCode(job.key, 60)})`
-    : markdownCode(job.key, 60);
-}
-
 /** For a skipped job: the jobs it needs that did not succeed (`requiredJobKeys`), which is why. */
-function skippedBecause(job: Job, jobs: Job[]): string {
+function skippedBecause(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob>): string {
   if (job.status !== 'skipped') return '';
-  const unsuccessful = (job.requiredJobKeys ?? []).filter(
-    (key) => jobs.find((other) => other.key === key)?.status !== 'success',
-  );
+  const unsuccessful = (job.requiredJobKeys ?? [])
+    .filter((key) => byKey.get(key)?.status !== 'success')
+    .slice(0, MAX_NEEDS);
   return unsuccessful.length > 0
     ? ` (needs ${unsuccessful.map((key) => markdownCode(key, 60)).join(', ')}, which did not succeed)`
     : '';
 }
 
-function jobIds(job: Job): string {
+function jobIds(job: WorkflowJob): string {
   return [
     job.buildId && `build ${markdownCode(job.buildId, 40)}`,
     job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
@@ -196,13 +202,13 @@ function jobIds(job: Job): string {
 }
 
 /** From the job's creation to its last update, once it is terminal (the service's timestamps). */
-function jobDuration(job: Job): string {
+function jobDuration(job: WorkflowJob): string {
   if (!['success', 'failure', 'canceled'].includes(job.status) || !job.createdAt || !job.updatedAt) return '';
   const ms = Date.parse(job.updatedAt) - Date.parse(job.createdAt);
   return Number.isFinite(ms) && ms >= 0 ? formatElapsed(ms) : '';
 }
 
-function jobError(job: Job): string {
+function jobError(job: WorkflowJob): string {
   const text = firstJobError(job);
   return text ? `: ${markdownMessage(text, 300, 5)}` : '';
 }

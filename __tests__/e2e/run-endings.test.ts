@@ -1,0 +1,121 @@
+/**
+ * Each ending of a followed run in its own words (issue 25 items 8 and 10), through the built
+ * bundles: a canceled run is canceled (heading, error, outcome), a skipped job names the job it
+ * needed that failed, a job that waits for approval is what the step followed when it ended on it,
+ * the `failed-jobs` output lists the jobs that did not succeed, and run-workflow says when its first
+ * read comes right after the dispatch.
+ */
+import { runStep, type ActionRun } from '../harness/run-action.js';
+import { createWorld, followRunStep, until, type World } from '../harness/world.js';
+import { workflow } from '../harness/workflows.js';
+
+const PIPELINE = workflow('Pipeline', {
+  build: { type: 'build' },
+  e2e: { name: 'End to end', needs: ['build'] },
+  lint: {},
+  report: { needs: ['e2e'] },
+});
+
+const APPROVAL = workflow('Release', {
+  approve: { type: 'require-approval' },
+  build: { type: 'build' },
+  release: { needs: ['approve', 'build'] },
+});
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld(
+    { 'pipeline.yml': PIPELINE, 'release.yml': APPROVAL },
+    { defaultJobDurationMs: 40 },
+  );
+});
+afterAll(() => world.sim.close());
+beforeEach(() => world.sim.reset());
+
+function dispatch(inputs: Record<string, string>): Promise<ActionRun> {
+  return runStep('run-workflow', {
+    inputs: { ...world.api, 'git-ref': 'main', 'poll-interval-seconds': '0.05', ...inputs },
+  });
+}
+
+const errorLine = (run: ActionRun): string =>
+  run.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+
+describe('each ending of a run in its own words', () => {
+  it('a canceled run: headed canceled, its error lists canceled jobs, not failed ones', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const pending = dispatch({ workflow: 'pipeline.yml' });
+    const running = await until(() =>
+      world.sim.runs().find((run) => run.jobs.find((job) => job.key === 'e2e')?.status === 'in-progress'),
+    );
+    world.sim.cancelRun(running.id);
+    const result = await pending;
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
+    expect(result.summary).toMatch(/^### Workflow run pipeline\\?\.yml: ⏹️ canceled$/m);
+    expect(result.summary).not.toContain('❌');
+    expect(result.summary).toMatch(/\*\*Canceled jobs\*\*\n\n- End to end \(`e2e`\)\n/);
+    const error = errorLine(result);
+    expect(error).toContain(
+      `Workflow run ${running.id} ended with status canceled. Canceled jobs: e2e (End to end`,
+    );
+    expect(error).not.toContain('Failed jobs');
+    // `report` never ran: canceled before it started; `e2e` was canceled while it ran.
+    expect(result.outputs['failed-jobs']).toBe('e2e,report');
+  });
+
+  it('a skipped job names the job it needed that failed; failed-jobs lists both', async () => {
+    world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'Detox: 2 tests failed' });
+    const [whole, listed] = await Promise.all([
+      dispatch({ workflow: 'pipeline.yml' }),
+      dispatch({ workflow: 'pipeline.yml', jobs: 'report, lint' }),
+    ]);
+    expect(whole.exitCode).toBe(1);
+    expect(whole.outputs['failed-jobs']).toBe('e2e,report');
+    expect(errorLine(whole)).toContain('Failed jobs: e2e (End to end) (failure: Detox: 2 tests failed).');
+    expect(listed.exitCode).toBe(1);
+    expect(listed.outputs.outcome).toBe('failure');
+    // Only the listed jobs: `lint` succeeded, `report` was skipped.
+    expect(listed.outputs['failed-jobs']).toBe('report');
+    expect(errorLine(listed)).toContain(
+      'Not every listed job succeeded. Skipped jobs: report (needs e2e, which failed: Detox: 2 tests failed).',
+    );
+    expect(listed.summary).toMatch(/\| `report` \| ⏭️ skipped \(needs `e2e`, which did not succeed\) \|/);
+  });
+
+  it('on-action-required: fail with `jobs`: the job that waits is not "(not followed)"', async () => {
+    const result = await dispatch({ workflow: 'release.yml', jobs: 'release', 'on-action-required': 'fail' });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('action-required');
+    expect(result.summary).toMatch(/\| `approve` \| ✋ action-required \|/);
+    expect(result.summary).not.toMatch(/`approve` \(not followed\)/);
+    // `build` is neither listed nor what the step ended on.
+    expect(result.summary).toMatch(/\| `build` \(not followed\) \|/);
+    expect(result.outputs['failed-jobs']).toBe('');
+    world.sim.cancelRun(result.outputs['run-id']);
+  });
+
+  it('run-workflow says when the first read comes right after the dispatch; wait-for-run reads at once', async () => {
+    const result = await dispatch({ workflow: 'pipeline.yml', 'poll-interval-seconds': '0.5' });
+    expect(result.exitCode).toBe(0);
+    const lines = result.stdout.split('\n');
+    const dispatched = lines.findIndex((line) => line.startsWith('Dispatched pipeline.yml: run '));
+    expect(lines[dispatched + 1]).toMatch(/^\[0s\] run dispatched; first read in 0\.5 s$/);
+    expect(result.outputs['failed-jobs']).toBe('');
+
+    const followed = await followRunStep(world, result.outputs['run-id'], { 'expected-commit': '' });
+    expect(followed.exitCode).toBe(0);
+    expect(followed.stdout).not.toContain('first read in');
+    expect(followed.outputs['failed-jobs']).toBe('');
+  });
+
+  it('`type:submit` found only after the dispatch (no checkout): the error gives the service word', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const result = await dispatch({ workflow: 'pipeline.yml', jobs: 'type:submit' });
+    expect(result.exitCode).toBe(1);
+    expect(errorLine(result)).toContain(
+      'which the run does not have; its jobs are: build (type build), e2e (type custom), lint (type custom), report (type custom). The service calls those of `type:submit` `type:submission`. The run this step dispatched was started and goes on',
+    );
+    world.sim.cancelRun(result.outputs['run-id']);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * 7c. Hostile run-side input (issue 24, items 4 and 5), through the real bundles:
+ * - a run answer of 50,000 jobs (__tests__/harness/huge-run.ts, about 7 MB, each job needing the
+ *   one listed after it): from the read that sees it finished to the step's exit (ordering the jobs,
+ *   the outputs, a summary of the first 500 rows), and from a SIGINT sent after a read of it to the exit;
+ * - a 0.9 MB workflow file of 105,000 keys in one mapping in the workspace: run-workflow with
+ *   `dry-run: true`, from the start of the step to its exit (git, parse, the node bound).
+ * The tests (__tests__/e2e/security/huge-runs.test.ts, huge-workflow-file.test.ts) assert the
+ * behaviour without a duration; the figures are here.
+ */
+import { runAction } from '../../__tests__/harness/runner.js';
+import { runStep } from '../../__tests__/harness/run-action.js';
+import { HUGE_RUN_ID, hugeRunBody } from '../../__tests__/harness/huge-run.js';
+import { createGitWorkspace } from '../../__tests__/harness/git-workspace.js';
+import { ms, row } from './table.js';
+import { check, serviceRequests, type World } from './world.js';
+
+const HUGE_RUN_BUDGET_MS = 3000;
+const HUGE_FILE_BUDGET_MS = 5000;
+
+export async function hugeRun(world: World): Promise<void> {
+  const follow = (status: string, onSpawn?: Parameters<typeof runAction>[0]['onSpawn']) => {
+    world.sim.clearFaults();
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${HUGE_RUN_ID}`,
+      times: 10_000,
+      kind: 'body',
+      status: 200,
+      body: hugeRunBody(status, status),
+    });
+    return runStep('wait-for-run', {
+      timeoutMs: 120_000,
+      onSpawn,
+      inputs: {
+        token: world.api.token,
+        'base-url': world.api['base-url'],
+        'run-id': HUGE_RUN_ID,
+        'expected-commit': '',
+        'poll-interval-seconds': '0.2',
+      },
+    });
+  };
+  try {
+    const since = Date.now();
+    const finished = await follow('success');
+    const exitedAt = Date.now();
+    check(finished, '50,000-job run');
+    const afterRead = exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt);
+
+    let output = '';
+    let sentAt = 0;
+    const interrupted = await follow('in-progress', (child) =>
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!sentAt && output.includes('run: in-progress')) {
+          sentAt = Date.now();
+          child.kill('SIGINT');
+        }
+      }),
+    );
+    const afterSignal = Date.now() - sentAt;
+    if (interrupted.signal === 'SIGKILL') throw new Error('50,000-job run: the step did not answer SIGINT');
+    row(
+      `50,000-job run answer (7 MB): the read that sees it finished → step exited (summary ${Math.round(Buffer.byteLength(finished.summary) / 1024)} kB)`,
+      ms(afterRead),
+      `< ${ms(HUGE_RUN_BUDGET_MS)}`,
+      afterRead < HUGE_RUN_BUDGET_MS,
+    );
+    row(
+      `50,000-job run answer: SIGINT after a read of it → step exited (exit ${interrupted.exitCode ?? interrupted.signal})`,
+      ms(afterSignal),
+      `< ${ms(HUGE_RUN_BUDGET_MS)}`,
+      afterSignal < HUGE_RUN_BUDGET_MS,
+    );
+  } finally {
+    world.sim.clearFaults();
+  }
+
+  const keys = Array.from({ length: 105_000 }, (_, i) => `k${i.toString(36)}: 1`).join(',');
+  const workspace = createGitWorkspace({
+    'huge.yml': `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: {${keys}}\n`,
+  });
+  try {
+    const since = Date.now();
+    const dry = await runStep('run-workflow', {
+      timeoutMs: 120_000,
+      env: { GITHUB_WORKSPACE: workspace.path },
+      inputs: { ...world.api, workflow: 'huge.yml', 'git-ref': workspace.headSha, 'dry-run': 'true' },
+    });
+    const took = Date.now() - since;
+    check(dry, 'huge workflow file');
+    row(
+      'Workflow file of 105,000 keys (0.9 MB) in the workspace: run-workflow dry-run, step start → exit',
+      ms(took),
+      `< ${ms(HUGE_FILE_BUDGET_MS)}`,
+      took < HUGE_FILE_BUDGET_MS,
+    );
+  } finally {
+    workspace.remove();
+  }
+}

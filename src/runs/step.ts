@@ -1,0 +1,119 @@
+/**
+ * What run-workflow and wait-for-run share as steps: the inputs that follow a run, the outputs of a
+ * followed run, and the one vocabulary for how the step ended (`outcome`), set on every path. The
+ * run's own statuses keep the service's spelling (`canceled`); the step's own cancellation is
+ * `interrupted`, so the two never read alike.
+ */
+import type { ActionIO } from '../github/io.js';
+import {
+  comment,
+  githubToken,
+  jobs,
+  onActionRequired,
+  pollInterval,
+  timeout,
+  type ApiSettings,
+} from '../inputs/table.js';
+import { ActionFailure } from '../errors.js';
+
+const OUTCOMES = [
+  'success',
+  'failure',
+  'canceled',
+  'timed-out',
+  'interrupted',
+  'action-required',
+  'dispatched',
+  'dry-run',
+] as const;
+/** How a run-workflow or wait-for-run step ended: its `outcome` output. */
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** The inputs of following a run, the same rows in run-workflow and wait-for-run. */
+export const FOLLOW_INPUTS = {
+  jobs,
+  'on-action-required': onActionRequired,
+  'poll-interval-seconds': pollInterval(10),
+  'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
+  comment,
+  'github-token': githubToken,
+};
+
+const OUTCOME_MEANINGS: Record<Outcome, string> = {
+  success: 'the run succeeded; with `jobs`, every selected job did',
+  failure:
+    'the run failed; with `jobs`, a selected job failed or was skipped, or a key or type is not in the run; or the step failed for any other reason: invalid inputs, a refused request, a run that cannot be read, a run of another commit',
+  canceled: 'the run was canceled; with `jobs`, a selected job was canceled and none failed',
+  'timed-out': '`timeout-minutes` reached, the run goes on',
+  interrupted: 'the step itself was cancelled, the run goes on',
+  'action-required': 'the run waits for an approval and `on-action-required` is `fail`',
+  dispatched: '`wait: false`',
+  'dry-run': 'run-workflow with `dry-run: true`: everything was checked, nothing was dispatched',
+};
+
+/** The outputs of a followed run, shared by run-workflow and wait-for-run. */
+export const RUN_OUTPUTS = {
+  'run-id': 'The id of the run followed.',
+  'run-url': "The run's page on the service.",
+  status: 'The last status seen.',
+  'git-commit-hash': 'The commit the run ran on, once read.',
+  jobs: "JSON array of the run's jobs as the service returned them.",
+  'failed-jobs':
+    'Keys of the jobs that did not succeed (`failure`, `canceled`, `skipped`), comma-separated, in the order of the run; with `jobs`, among the listed ones. Empty when none.',
+  'build-ids': 'JSON array of the non-null build ids across jobs.',
+  'submission-ids': 'JSON array of the non-null submission ids across jobs.',
+  'job-outputs': "JSON object: job key → that job's `outputs`.",
+  outcome: `How the step ended, set on every path: ${OUTCOMES.map((value) => `\`${value}\` (${OUTCOME_MEANINGS[value]})`).join('; ')}.`,
+};
+
+/** What the step's outputs are when its inputs are refused. */
+export const RUN_FAILURE_OUTPUTS = { outcome: 'failure' satisfies Outcome };
+
+/** The run a step follows, and how. */
+export interface FollowedRun {
+  runId: string;
+  /** The run's page, when known before the first read (from the dispatch). */
+  runUrl?: string;
+  /** What the summary calls the run: the workflow file name, or the run id. */
+  title: string;
+  /** The `jobs` selectors: job keys and `type:<job type>`. */
+  jobs?: string[];
+  /** `fail`: end at once when the run waits for a manual action (`action-required`). */
+  onActionRequired: 'wait' | 'fail';
+  /** The commit the run must be of (wait-for-run's `expected-commit`): lower case, whole or a prefix. */
+  expectedCommit?: string;
+  /** Whether this step dispatched the run: then it exists, and this step started it. */
+  dispatched: boolean;
+  api: ApiSettings;
+}
+
+/** A failure of the step with an outcome of its own; any other failure is `failure`. */
+export class RunFailure extends ActionFailure {
+  constructor(
+    message: string,
+    readonly outcome: Outcome,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs a command's body and sets `outcome` once, whatever happens: what the body returns, a
+ * RunFailure's own outcome, `interrupted` once the step was cancelled, otherwise `failure`.
+ */
+export async function withOutcome(
+  io: Pick<ActionIO, 'setOutput'>,
+  signal: AbortSignal,
+  body: () => Promise<Outcome>,
+): Promise<void> {
+  let outcome: Outcome = 'failure';
+  try {
+    outcome = await body();
+  } catch (error) {
+    outcome = error instanceof RunFailure ? error.outcome : 'failure';
+    throw error;
+  } finally {
+    // A cancellation that cut a request short, or came just as the body ended, is what happened.
+    io.setOutput('outcome', signal.aborted ? 'interrupted' : outcome);
+  }
+}
