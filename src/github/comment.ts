@@ -24,6 +24,8 @@ import type { ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
 import { oneLine } from '../text/plain.js';
+import { gitHubApi, type Octokit } from './github-api.js';
+import { USER_AGENT } from './service-client.js';
 
 /** GitHub refuses comment bodies longer than 65,536 characters. */
 const MAX_BODY = 60_000;
@@ -174,8 +176,6 @@ function githubRunUrl(env: Record<string, string | undefined>): string | undefin
   return `${server.replace(/\/+$/, '')}/${encodeURI(repo)}/actions/runs/${runId}${attempt}`;
 }
 
-type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
-
 /**
  * The login of the token's own account, from GraphQL's `viewer`: it answers for every kind of token,
  * a personal one (`octocat`) and an installation token such as GITHUB_TOKEN (`github-actions[bot]`),
@@ -231,16 +231,17 @@ export async function commentOnPullRequest(
     );
     return;
   }
+  let dispose = (): void => {};
   try {
-    const github = await import('@actions/github');
-    const { context } = github;
+    const github = await gitHubApi(settings.githubToken, USER_AGENT);
+    dispose = github.dispose;
+    const { octokit, context } = github;
     const number = (context.payload.pull_request as { number?: unknown } | undefined)?.number;
     if (typeof number !== 'number') {
       io.warning('comment: true, but the event payload has no pull request number; no comment was posted.');
       return;
     }
     const { owner, repo } = context.repo;
-    const octokit = github.getOctokit(settings.githubToken);
     const request = () => ({ signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const marker = commentMarker(report);
     const body = renderComment(report, io, env);
@@ -285,6 +286,8 @@ export async function commentOnPullRequest(
         : '';
     const reason = oneLine(error instanceof Error ? error.message : String(error), 300);
     io.warning(`Could not post the pull request comment: ${reason}.${hint}`);
+  } finally {
+    dispose();
   }
 }
 
