@@ -55,7 +55,8 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   } finally {
     if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
   }
-  if (reports.length > 0) await updateComment(io, reports[reports.length - 1]);
+  if (reports.length > 0 || transport.differs)
+    await updateComment(io, reports[reports.length - 1], transport.differs);
 }
 
 /**
@@ -63,7 +64,11 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
  * (stopped, and after how long), so it never shows a device as running after the job. The comment's
  * subject and token come from this step's inputs, read as the main step read them.
  */
-async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
+async function updateComment(
+  io: ActionIO,
+  last: PostReport | undefined,
+  differs: string | undefined,
+): Promise<void> {
   if (!isPullRequestEvent(process.env.GITHUB_EVENT_NAME)) return;
   let comment;
   try {
@@ -72,6 +77,12 @@ async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
     return;
   }
   if (!comment) return;
+  // The github-token, like the service's token, goes nowhere with settings the main step did not use.
+  if (differs)
+    return io.warning(
+      `\`${differs}\` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.`,
+    );
+  if (!last) return;
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
     {

@@ -5,12 +5,12 @@
  * created once and then updated in place, never carrying a secret; skipped outside pull requests.
  * Only a comment the token's own account wrote is ever updated, whoever copied the marker.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
 import { createWorld, type World } from '../harness/world.js';
+import { AUTHOR, BOT, FakeGitHub } from '../harness/fake-github.js';
 
 const GATE = `name: Gate
 on:
@@ -31,82 +31,6 @@ jobs:
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const PR_NUMBER = 42;
-
-interface Comment {
-  id: number;
-  body: string;
-  html_url: string;
-  user: { login: string; type: 'User' | 'Bot' };
-}
-
-const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
-const AUTHOR = { login: 'pr-author', type: 'User' } as const;
-
-/** A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), recording every request. */
-class FakeGitHub {
-  comments: Comment[] = [];
-  /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
-  viewer: Comment['user'] = BOT;
-  requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
-  failWith: number | undefined;
-  private nextId = 1000;
-  private server: Server;
-  url = '';
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      req.on('end', () => {
-        const path = req.url ?? '';
-        const body = raw ? (JSON.parse(raw) as { body?: string }) : undefined;
-        this.requests.push({
-          method: req.method ?? '',
-          path,
-          authorization: req.headers.authorization,
-          body,
-        });
-        const send = (status: number, data: unknown): void => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(data));
-        };
-        if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
-        if (path === '/graphql' && req.method === 'POST')
-          return send(200, { data: { viewer: { login: this.viewer.login } } });
-        const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);
-        const one = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(path);
-        if (list && req.method === 'GET') return send(200, this.comments);
-        if (list && req.method === 'POST') {
-          const comment = {
-            id: this.nextId++,
-            body: body?.body ?? '',
-            html_url: `https://github.example/acme/app/pull/${list[1]}#issuecomment-${this.nextId}`,
-            user: this.viewer,
-          };
-          this.comments.push(comment);
-          return send(201, comment);
-        }
-        if (one && req.method === 'PATCH') {
-          const comment = this.comments.find((c) => c.id === Number(one[1]));
-          if (!comment) return send(404, { message: 'Not Found' });
-          comment.body = body?.body ?? '';
-          return send(200, comment);
-        }
-        send(404, { message: 'Not Found' });
-      });
-    });
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const address = this.server.address();
-    if (address && typeof address === 'object') this.url = `http://127.0.0.1:${address.port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /**
  * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not

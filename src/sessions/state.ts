@@ -14,6 +14,7 @@
  * uses the main step's, never ones a later step set.
  */
 import type { ActionIO } from '../github/io.js';
+import { STARTUP_ENV } from '../github/startup-env.js';
 
 export const STATE = {
   /** Set before the create request is sent: if no id follows, a session may exist all the same. */
@@ -49,12 +50,10 @@ const TRANSPORT_ENV = [
   'https_proxy',
   'no_proxy',
   'NODE_TLS_REJECT_UNAUTHORIZED',
-  'NODE_EXTRA_CA_CERTS',
+  ...STARTUP_ENV,
   'SVC_REQUEST_TIMEOUT_MS',
   'SVC_CANCEL_GRACE_MS',
 ] as const;
-/** Read by Node once at start-up: it cannot be put back, only refused. */
-const STARTUP_ONLY = 'NODE_EXTRA_CA_CERTS';
 
 /** The main step's first act when its action has a post step: every name the post step reads. */
 export function saveInitialState(
@@ -87,7 +86,8 @@ export function restoreTransport(
   }
   const value = (name: string): string | undefined =>
     typeof saved[name] === 'string' ? (saved[name] as string) : undefined;
-  if (env[STARTUP_ONLY] !== value(STARTUP_ONLY)) return { saved: true, differs: STARTUP_ONLY };
+  const differs = STARTUP_ENV.find((name) => env[name] !== value(name));
+  if (differs) return { saved: true, differs };
   for (const name of TRANSPORT_ENV) {
     const main = value(name);
     if (main === undefined) delete env[name];
