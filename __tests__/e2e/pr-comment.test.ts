@@ -327,6 +327,36 @@ describe('pull-request comment', () => {
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
 
+  it("a preview URL's token with `(`, `)`, `|` or `\\` is redacted before the link percent-encodes it", async () => {
+    const token = 'Pr3view(T0ken)|wi\\th_Signs';
+    world.sim.setSessionBehaviour({
+      extraRemoteConfigFields: { webPreviewUrl: `${world.sim.url}/preview?token=${token}` },
+    });
+    const main = await runAction({
+      runtime,
+      inputs: {
+        command: 'start-device-session',
+        ...world.api,
+        platform: 'ios',
+        name: 'signs',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: githubEnv(),
+    });
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toContain(`::add-mask::${token}`);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain(`[open](<${world.sim.url}/preview?token=***>)`);
+    // Not whole, not as the link writes it, not read back through any decoding.
+    const linkForm = token.replace(/[()|\\]/g, (sign) => `%${sign.charCodeAt(0).toString(16).toUpperCase()}`);
+    expect(body).not.toContain(linkForm);
+    expect(decodeURIComponent(body.replace(/\\([!-/:-@[-`{-~])/g, '$1'))).not.toContain(token);
+    expectNoSecret(main, token);
+    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+  });
+
   it('the post step updates the session comment when it stops the session: it never shows a device running after the job', async () => {
     const inputs = {
       command: 'start-device-session',

@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { eventCommit, isPullRequestEvent } from './event.js';
 import { credential, InputProblem } from '../inputs/parsers.js';
-import type { ActionIO } from './io.js';
+import { redactDeep, type ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
 import { oneLine } from '../text/plain.js';
@@ -69,10 +69,13 @@ export function commentMarker(report: Pick<CommentReport, 'command' | 'subject'>
 
 /** The comment's Markdown: marker, outcome, the run or session, links to the GitHub run. Redacted. */
 export function renderComment(
-  report: CommentReport,
+  given: CommentReport,
   io: Pick<ActionIO, 'redact'>,
   env: Record<string, string | undefined> = process.env,
 ): string {
+  // Values first, as the summaries do: rendering changes a secret's characters (a link
+  // percent-encodes `(`, `)`, `|`, `\`; Markdown escapes `_`), and then no redaction finds it.
+  const report = redactDeep(given, io.redact);
   const what =
     report.command === 'run-workflow'
       ? `Workflow run ${markdownCode(report.subject, 120)}`
@@ -231,6 +234,14 @@ export async function commentOnPullRequest(
     );
     return;
   }
+  const body = renderComment(report, io, env);
+  // The second line of defence: a secret left in the body in any form is never posted.
+  if (io.holdsSecret(body)) {
+    io.warning(
+      'The pull request comment was not posted: its text would carry a secret this step registered (encoded, so no redaction found it). The job summary has the details.',
+    );
+    return;
+  }
   let dispose = (): void => {};
   try {
     const github = await gitHubApi(settings.githubToken, USER_AGENT);
@@ -243,8 +254,8 @@ export async function commentOnPullRequest(
     }
     const { owner, repo } = context.repo;
     const request = () => ({ signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    const marker = commentMarker(report);
-    const body = renderComment(report, io, env);
+    // The body's first line, as rendered from the redacted report.
+    const marker = body.slice(0, body.indexOf('\n'));
 
     const comments = await octokit.paginate(octokit.rest.issues.listComments, {
       owner,
