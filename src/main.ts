@@ -21,6 +21,7 @@ import { createClient } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest, recordingOutputs } from './github/comment.js';
 import { saveInitialState } from './sessions/state.js';
+import { onCancel } from './github/signals.js';
 import type { ServiceClient } from './service/client.js';
 
 export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {
@@ -46,13 +47,11 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   }
 
   const cancellation = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const stopListening = onCancel(({ signal }) => {
     if (!cancellation.signal.aborted) io.info(`Received ${signal}: cancelling.`);
     process.exitCode = 1;
     cancellation.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   // With `comment: true` the outputs the command sets are kept for the pull-request comment.
   const { comment } = invocation;
   const outputs: Record<string, string> = {};
@@ -75,8 +74,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     failed = true;
   } finally {
     client?.dispose();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
   if (!comment) return;
   if (cancellation.signal.aborted)

@@ -26,6 +26,7 @@ import {
 } from './sessions/accounting.js';
 import { POST_STOP_GRACE_MS } from './github/runner-timings.js';
 import { logStopped, stopSession } from './sessions/stop.js';
+import { onCancel } from './github/signals.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -153,14 +154,13 @@ async function handle(
   const giveUp = new AbortController();
   const hurry = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
+  // A signal that came while the bundle loaded counts from when it came: the grace is what is left.
+  const stopListening = onCancel(({ signal, at }) => {
     if (timer) return;
     hurry.abort();
     io.info(`Received ${signal}: still stopping device session ${ids} before the runner ends the step.`);
-    timer = setTimeout(() => giveUp.abort(), graceAfterSignalMs());
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    timer = setTimeout(() => giveUp.abort(), Math.max(0, at + graceAfterSignalMs() - Date.now()));
+  });
   const deadline = Date.now() + POST_STOP_WITHIN_MS;
   let confirmed = 0;
   try {
@@ -183,8 +183,7 @@ async function handle(
       );
   } finally {
     clearTimeout(timer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     client.dispose();
   }
 }
