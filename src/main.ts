@@ -81,7 +81,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     return io.info('The step was cancelled; no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { command: comment.kind, subject: comment.subject, outputs, failed },
+    { kind: comment.kind, subject: comment.subject, outputs, failed },
     io,
   );
 }

@@ -87,11 +87,15 @@ async function updateComment(
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
     {
-      command: 'start-device-session',
+      kind: 'start-device-session',
       subject: comment.subject,
       outputs: { 'session-id': last.id, 'session-url': last.url ?? '', status: last.status ?? '' },
       failed: false,
-      ended: `${last.did}${last.deviceTime ? ` (device time: ${last.deviceTime})` : ''}`,
+      // A stopped session has given its device back, whoever stopped it.
+      ended: {
+        released: last.status === 'stopped',
+        what: `the post step: ${last.did}${last.deviceTime ? `; device time ${last.deviceTime}` : ''}`,
+      },
     },
     io,
   );

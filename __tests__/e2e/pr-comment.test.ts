@@ -377,11 +377,60 @@ describe('pull-request comment', () => {
     expect(github.comments).toHaveLength(1);
     const body = github.comments[0].body;
     expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
+    // Said as the end of the job it is, not as a failure: the device was released.
     expect(body).toMatch(
-      /⏹️ the job ended: the post step stopped it \\\(device time\\: \d+s of its \d+ min maximum\\\)/,
+      /✅ the job ended and the device was released \(the post step\\: stopped it; device time \d+s of its \d+ min maximum\)/,
     );
-    expect(body).toContain('| ⏹️ stopped |');
     expect(body).not.toContain('the step succeeded');
+  });
+
+  it('wait-for-run: one sticky comment per gate, updated in place whichever run it follows, headed by the gate', async () => {
+    // Two runs dispatched without a comment, then followed by the same gate, then by another gate.
+    const runs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dispatched = await runWorkflow({ comment: '', 'github-token': '' });
+      expect(dispatched.exitCode).toBe(0);
+      runs.push(dispatched.outputs['run-id']);
+    }
+    expect(github.requests).toEqual([]);
+    const gate = (runId: string, job: string, jobs = '') =>
+      runAction({
+        runtime,
+        inputs: {
+          command: 'wait-for-run',
+          ...world.api,
+          'run-id': runId,
+          'expected-commit': '',
+          jobs,
+          'poll-interval-seconds': '0.05',
+          comment: 'true',
+          'github-token': GITHUB_TOKEN,
+        },
+        env: { ...githubEnv(), GITHUB_WORKFLOW: 'CI', GITHUB_JOB: job },
+      });
+    expect((await gate(runs[0], 'e2e-gate')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    const [first] = github.comments;
+    expect(first.body.split('\n')[0]).toBe(
+      '<!-- svc-action:comment:wait-for-run:CI%20%E2%80%BA%20e2e%2Dgate -->',
+    );
+    expect(first.body).toContain('**svc** · Gate `CI › e2e-gate`: ✅ the step succeeded');
+    expect(first.body).toContain(runs[0].slice(0, 8));
+
+    // The same gate following the next run: the same comment, now about that run.
+    expect((await gate(runs[1], 'e2e-gate')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    expect(github.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/repos/acme/app/issues/comments/${first.id}`,
+    });
+    expect(github.comments[0].body).toContain(runs[1].slice(0, 8));
+    expect(github.comments[0].body).not.toContain(runs[0].slice(0, 8));
+
+    // Another gate (another GitHub job, or other jobs of the run) has its own comment.
+    expect((await gate(runs[1], 'e2e-gate', 'build_ios')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[1].body).toContain('Gate `CI › e2e-gate (jobs build_ios)`');
   });
 
   it('is skipped with a notice outside pull-request events, with or without a github-token', async () => {
