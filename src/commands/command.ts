@@ -43,10 +43,7 @@ export interface CommandDefinition<T extends InputTable> {
    * sticky comment (`kind` and `subject`) and what its heading names. `source`
    * tells an input the user gave from one a default filled in.
    */
-  comment?(
-    values: Values<T>,
-    source: InputSource,
-  ): { kind: CommentKind; subject: string };
+  comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string };
   run(values: Values<T>, context: RunContext): Promise<void>;
 }
 
