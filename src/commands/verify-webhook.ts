@@ -11,7 +11,12 @@ import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
 import { oneLine } from '../text/plain.js';
-import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
+import {
+  checkWebhookSignature,
+  MIN_SECRET_LENGTH,
+  SIGNATURE_HEADER,
+  webhookSecretProblem,
+} from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
 import { renderWebhookRejected, renderWebhookSummary } from '../webhook/summary.js';
@@ -28,10 +33,8 @@ const inputs = {
     untrimmed: true,
     hint: `the webhook's signing secret (at least ${MIN_SECRET_LENGTH} characters).`,
     parse: (value: string, name: string) => {
-      if (value.length < MIN_SECRET_LENGTH)
-        throw new parse.InputProblem(
-          `\`${name}\` must be at least ${MIN_SECRET_LENGTH} characters long (it has ${value.length}).`,
-        );
+      const problem = webhookSecretProblem(value, `\`${name}\``);
+      if (problem) throw new parse.InputProblem(problem);
       return value;
     },
   },

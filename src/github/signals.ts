@@ -12,7 +12,7 @@
  */
 
 /** A cancelling signal and when it came (ms since the epoch). */
-export interface ReceivedSignal {
+interface ReceivedSignal {
   signal: NodeJS.Signals;
   at: number;
 }

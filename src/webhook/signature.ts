@@ -22,7 +22,7 @@ const DIGEST_HEX_LENGTH = 40;
 const WELL_FORMED = /^sha1=[0-9a-f]{40}$/;
 
 /** The body of a delivery: the raw bytes, or a string that stands for its UTF-8 encoding. */
-export type RawBody = Buffer | Uint8Array | string;
+type RawBody = Buffer | Uint8Array | string;
 
 /** A signing secret that the service would refuse (empty, or shorter than 16 characters). */
 export class WebhookSecretError extends UserFacingError {
@@ -32,22 +32,25 @@ export class WebhookSecretError extends UserFacingError {
 }
 
 /** Why a signature was not accepted; the message never contains the expected digest. */
-export type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
+type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
 
-export type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
+type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
+
+/**
+ * What is wrong with `secret` as a signing secret (the service's minimum length, the one place it is
+ * checked), with `what` naming it; undefined when it will do.
+ */
+export function webhookSecretProblem(secret: string, what: string): string | undefined {
+  if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) return undefined;
+  const length = typeof secret === 'string' ? secret.length : 0;
+  if (length === 0) return `${what} is empty; it must be at least ${MIN_SECRET_LENGTH} characters long.`;
+  return `${what} must be at least ${MIN_SECRET_LENGTH} characters long (it has ${length}).`;
+}
 
 /** Throws WebhookSecretError unless `secret` is a string of at least 16 characters. */
 export function assertWebhookSecret(secret: string): void {
-  if (typeof secret !== 'string' || secret === '') {
-    throw new WebhookSecretError(
-      'The webhook signing secret is empty; it must be at least 16 characters long.',
-    );
-  }
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new WebhookSecretError(
-      `The webhook signing secret must be at least ${MIN_SECRET_LENGTH} characters long (it has ${secret.length}).`,
-    );
-  }
+  const problem = webhookSecretProblem(secret, 'The webhook signing secret');
+  if (problem) throw new WebhookSecretError(problem);
 }
 
 function digest(body: RawBody, secret: string): Buffer {
