@@ -13,6 +13,7 @@ import { defineCommand } from './command.js';
 import { oneLine } from '../text/plain.js';
 import {
   checkWebhookSignature,
+  mismatchHint,
   MIN_SECRET_LENGTH,
   SIGNATURE_HEADER,
   webhookSecretProblem,
@@ -99,11 +100,7 @@ export const verifyWebhook = defineCommand({
 
     const check = checkWebhookSignature(body, values.signature, values['webhook-secret']);
     if (!check.valid) {
-      const hint =
-        check.problem === 'mismatch' && body.length > 0 && body[body.length - 1] === 0x0a
-          ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
-            'the signature covers the body byte for byte.'
-          : '';
+      const hint = check.problem === 'mismatch' ? mismatchHint(body) : '';
       await io.appendSummary(renderWebhookRejected('signature'));
       throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
     }

@@ -114,3 +114,44 @@ function describeMalformed(header: string): string {
   }
   return `the ${SIGNATURE_HEADER} header contains characters that are not hexadecimal digits; ${form}.`;
 }
+
+/**
+ * What the body shows about why its signature did not match, for the message: a line break at its
+ * end (added by `echo` or a YAML `|` block), or white space between its JSON tokens, which the
+ * service never sends (it sends compact JSON): the body was re-serialised or pretty-printed on the
+ * way. '' when the body shows neither: then the cause cannot be told (a compact re-serialisation
+ * that reordered keys or changed escapes, another body, or another secret).
+ */
+export function mismatchHint(body: Buffer): string {
+  const text = body.toString('utf8');
+  if (hasWhiteSpaceBetweenTokens(text.trimEnd()))
+    return (
+      ' The payload has white space between its JSON tokens (line breaks, indentation), which the service never ' +
+      'sends: it was re-serialised or pretty-printed on the way (`toJSON(...)`, `jq .`). Pass the raw body byte for byte.'
+    );
+  if (body.length > 0 && body[body.length - 1] === 0x0a)
+    return (
+      ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
+      'the signature covers the body byte for byte.'
+    );
+  return '';
+}
+
+/** Whether `text` is JSON with white space outside its strings: not compact. One pass over it. */
+function hasWhiteSpaceBetweenTokens(text: string): boolean {
+  try {
+    JSON.parse(text);
+  } catch {
+    return false;
+  }
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const sign = text[at];
+    if (inString) {
+      if (sign === '\\') at++;
+      else if (sign === '"') inString = false;
+    } else if (sign === '"') inString = true;
+    else if (sign === ' ' || sign === '\n' || sign === '\r' || sign === '\t') return true;
+  }
+  return false;
+}
