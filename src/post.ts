@@ -94,7 +94,7 @@ async function updateComment(
       // A stopped session has given its device back, whoever stopped it.
       ended: {
         released: last.status === 'stopped',
-        what: `the post step: ${last.did}${last.deviceTime ? `; device time ${last.deviceTime}` : ''}`,
+        what: `${last.did === 'stopped it' ? 'the post step stopped it' : last.did}${last.deviceTime ? `, device time ${last.deviceTime}` : ''}`,
       },
     },
     io,

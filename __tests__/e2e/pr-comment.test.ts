@@ -50,9 +50,14 @@ function changedForms(text: string, secret: string): string[] {
 /** Bidirectional control characters: they reorder what is displayed around them. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** Markdown without its code spans (a run of backticks to the next run of the same length): GitHub renders nothing inside one. */
+/**
+ * Markdown without its fenced code blocks (quoted or indented too) and code spans (a run of
+ * backticks to the next run of the same length): GitHub renders nothing inside either.
+ */
 function outsideCodeSpans(markdown: string): string {
-  return markdown.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
+  return markdown
+    .replace(/^([ >]*)(`{3,})text\n[\s\S]*?^\1\2$/gm, '`code`')
+    .replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
 }
 
 // On the runtime action.yml declares.
@@ -231,7 +236,7 @@ describe('pull-request comment', () => {
       expect(markdown).toContain('&lt;U+202E&gt;exe\\.txt&lt;U+202C&gt;');
     }
     expect(run.summary).toContain(
-      '`Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>`',
+      '> Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>\n',
     );
   });
 
@@ -379,7 +384,7 @@ describe('pull-request comment', () => {
     expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
     // Said as the end of the job it is, not as a failure: the device was released.
     expect(body).toMatch(
-      /✅ the job ended and the device was released \(the post step\\: stopped it; device time \d+s of its \d+ min maximum\)/,
+      /✅ the job ended and the device was released \(the post step stopped it, device time \d+s of its \d+ min maximum\)/,
     );
     expect(body).not.toContain('the step succeeded');
   });

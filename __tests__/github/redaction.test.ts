@@ -52,7 +52,7 @@ test('a job summary never shows a secret, even where Markdown escaping would cha
     },
     (text) => registry.redact(text),
   );
-  expect(markdown).toContain('`auth failed for ***`');
+  expect(markdown).toContain('> auth failed for ***\n');
   // Escaped, the token would read svc\_robot\_…: neither form may appear.
   expect(markdown).not.toContain('Z8k2mQ9xW4pL7vN3');
 });
