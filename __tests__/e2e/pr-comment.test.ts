@@ -362,6 +362,38 @@ describe('pull-request comment', () => {
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
 
+  it('a body that still holds a registered secret in an encoded form is not posted at all', async () => {
+    // The service hands out a preview link that carries the controller's token base64-encoded: no
+    // redaction of values finds it, the check of the rendered body does.
+    const token = 'agent-device-token-0123456789abcdef';
+    world.sim.setSessionBehaviour({
+      extraRemoteConfigFields: {
+        agentDeviceRemoteSessionToken: token,
+        webPreviewUrl: `${world.sim.url}/preview#${Buffer.from(`t=${token}`).toString('base64url')}`,
+      },
+    });
+    const main = await runAction({
+      runtime,
+      inputs: {
+        command: 'start-device-session',
+        ...world.api,
+        platform: 'ios',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: githubEnv(),
+    });
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toContain(`::add-mask::${token}`);
+    expect(renderLog(main.stdout)).toContain(
+      'Warning: The pull request comment was not posted: its text would carry a secret this step registered (encoded, so no redaction found it).',
+    );
+    expect(github.requests).toEqual([]);
+    expect(github.comments).toEqual([]);
+    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+  });
+
   it('the post step updates the session comment when it stops the session: it never shows a device running after the job', async () => {
     const inputs = {
       command: 'start-device-session',
