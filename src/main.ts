@@ -21,6 +21,7 @@ import { createClient } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest, recordingOutputs } from './github/comment.js';
 import { saveInitialState } from './sessions/state.js';
+import { onCancel } from './github/signals.js';
 import type { ServiceClient } from './service/client.js';
 
 export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {
@@ -47,13 +48,11 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   }
 
   const cancellation = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
+  const stopListening = onCancel(({ signal }) => {
     if (!cancellation.signal.aborted) io.info(`Received ${signal}: cancelling.`);
     process.exitCode = 1;
     cancellation.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
   // With `comment: true` the outputs the command sets are kept for the pull-request comment.
   const { comment } = invocation;
   const outputs: Record<string, string> = {};
@@ -76,15 +75,14 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     failed = true;
   } finally {
     client?.dispose();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
   if (!comment) return;
   if (cancellation.signal.aborted)
     return io.info('The step was cancelled; no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { command: comment.kind, subject: comment.subject, outputs, failed },
+    { kind: comment.kind, subject: comment.subject, outputs, failed },
     io,
   );
 }

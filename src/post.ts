@@ -12,8 +12,8 @@ import type { PostReport } from './sessions/accounting.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   maskSecretInputs(io, 'start-device-session');
-  const last = await runPostStep(io, inputSource(io));
-  if (last) await updateComment(io, last);
+  const { last, differs } = await runPostStep(io, inputSource(io));
+  if (last || differs) await updateComment(io, last, differs);
 }
 
 /**
@@ -21,7 +21,11 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
  * (stopped, and after how long), so it never shows a device as running after the job. The comment's
  * subject and token come from this step's inputs, read as the main step read them.
  */
-async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
+async function updateComment(
+  io: ActionIO,
+  last: PostReport | undefined,
+  differs: string | undefined,
+): Promise<void> {
   if (!isPullRequestEvent(process.env.GITHUB_EVENT_NAME)) return;
   let comment;
   try {
@@ -30,14 +34,24 @@ async function updateComment(io: ActionIO, last: PostReport): Promise<void> {
     return;
   }
   if (!comment) return;
+  // The github-token, like the service's token, goes nowhere with settings the main step did not use.
+  if (differs)
+    return io.warning(
+      `\`${differs}\` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.`,
+    );
+  if (!last) return;
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
     {
-      command: 'start-device-session',
+      kind: 'start-device-session',
       subject: comment.subject,
       outputs: { 'session-id': last.id, 'session-url': last.url ?? '', status: last.status ?? '' },
       failed: false,
-      ended: `${last.did}${last.deviceTime ? ` (device time: ${last.deviceTime})` : ''}`,
+      // A stopped session has given its device back, whoever stopped it.
+      ended: {
+        released: last.status === 'stopped',
+        what: `${last.did === 'stopped it' ? 'the post step stopped it' : last.did}${last.deviceTime ? `, device time ${last.deviceTime}` : ''}`,
+      },
     },
     io,
   );

@@ -5,12 +5,12 @@
  * created once and then updated in place, never carrying a secret; skipped outside pull requests.
  * Only a comment the token's own account wrote is ever updated, whoever copied the marker.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
 import { createWorld, type World } from '../harness/world.js';
+import { AUTHOR, BOT, FakeGitHub } from '../harness/fake-github.js';
 
 const GATE = `name: Gate
 on:
@@ -32,82 +32,6 @@ jobs:
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const PR_NUMBER = 42;
 
-interface Comment {
-  id: number;
-  body: string;
-  html_url: string;
-  user: { login: string; type: 'User' | 'Bot' };
-}
-
-const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
-const AUTHOR = { login: 'pr-author', type: 'User' } as const;
-
-/** A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), recording every request. */
-class FakeGitHub {
-  comments: Comment[] = [];
-  /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
-  viewer: Comment['user'] = BOT;
-  requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
-  failWith: number | undefined;
-  private nextId = 1000;
-  private server: Server;
-  url = '';
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      req.on('end', () => {
-        const path = req.url ?? '';
-        const body = raw ? (JSON.parse(raw) as { body?: string }) : undefined;
-        this.requests.push({
-          method: req.method ?? '',
-          path,
-          authorization: req.headers.authorization,
-          body,
-        });
-        const send = (status: number, data: unknown): void => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(data));
-        };
-        if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
-        if (path === '/graphql' && req.method === 'POST')
-          return send(200, { data: { viewer: { login: this.viewer.login } } });
-        const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);
-        const one = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(path);
-        if (list && req.method === 'GET') return send(200, this.comments);
-        if (list && req.method === 'POST') {
-          const comment = {
-            id: this.nextId++,
-            body: body?.body ?? '',
-            html_url: `https://github.example/acme/app/pull/${list[1]}#issuecomment-${this.nextId}`,
-            user: this.viewer,
-          };
-          this.comments.push(comment);
-          return send(201, comment);
-        }
-        if (one && req.method === 'PATCH') {
-          const comment = this.comments.find((c) => c.id === Number(one[1]));
-          if (!comment) return send(404, { message: 'Not Found' });
-          comment.body = body?.body ?? '';
-          return send(200, comment);
-        }
-        send(404, { message: 'Not Found' });
-      });
-    });
-  }
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const address = this.server.address();
-    if (address && typeof address === 'object') this.url = `http://127.0.0.1:${address.port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 /**
  * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not
  * followed by the rest (a cut), or Markdown-escaped (`_` written `\\_`). An empty list: only whole copies.
@@ -126,9 +50,14 @@ function changedForms(text: string, secret: string): string[] {
 /** Bidirectional control characters: they reorder what is displayed around them. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-/** Markdown without its code spans (a run of backticks to the next run of the same length): GitHub renders nothing inside one. */
+/**
+ * Markdown without its fenced code blocks (quoted or indented too) and code spans (a run of
+ * backticks to the next run of the same length): GitHub renders nothing inside either.
+ */
 function outsideCodeSpans(markdown: string): string {
-  return markdown.replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
+  return markdown
+    .replace(/^([ >]*)(`{3,})text\n[\s\S]*?^\1\2$/gm, '`code`')
+    .replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
 }
 
 // On the runtime action.yml declares.
@@ -307,7 +236,7 @@ describe('pull-request comment', () => {
       expect(markdown).toContain('&lt;U+202E&gt;exe\\.txt&lt;U+202C&gt;');
     }
     expect(run.summary).toContain(
-      '`Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>`',
+      '> Broke GH-34 again <U+202E>gnp.cod<U+202C> <U+200F><U+61C><U+200E><U+2067>y<U+2069>\n',
     );
   });
 
@@ -403,6 +332,68 @@ describe('pull-request comment', () => {
     expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
   });
 
+  it("a preview URL's token with `(`, `)`, `|` or `\\` is redacted before the link percent-encodes it", async () => {
+    const token = 'Pr3view(T0ken)|wi\\th_Signs';
+    world.sim.setSessionBehaviour({
+      extraRemoteConfigFields: { webPreviewUrl: `${world.sim.url}/preview?token=${token}` },
+    });
+    const main = await runAction({
+      runtime,
+      inputs: {
+        command: 'start-device-session',
+        ...world.api,
+        platform: 'ios',
+        name: 'signs',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: githubEnv(),
+    });
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toContain(`::add-mask::${token}`);
+    const body = github.comments[0]?.body ?? '';
+    expect(body).toContain(`[open](<${world.sim.url}/preview?token=***>)`);
+    // Not whole, not as the link writes it, not read back through any decoding.
+    const linkForm = token.replace(/[()|\\]/g, (sign) => `%${sign.charCodeAt(0).toString(16).toUpperCase()}`);
+    expect(body).not.toContain(linkForm);
+    expect(decodeURIComponent(body.replace(/\\([!-/:-@[-`{-~])/g, '$1'))).not.toContain(token);
+    expectNoSecret(main, token);
+    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+  });
+
+  it('a body that still holds a registered secret in an encoded form is not posted at all', async () => {
+    // The service hands out a preview link that carries the controller's token base64-encoded: no
+    // redaction of values finds it, the check of the rendered body does.
+    const token = 'agent-device-token-0123456789abcdef';
+    world.sim.setSessionBehaviour({
+      extraRemoteConfigFields: {
+        agentDeviceRemoteSessionToken: token,
+        webPreviewUrl: `${world.sim.url}/preview#${Buffer.from(`t=${token}`).toString('base64url')}`,
+      },
+    });
+    const main = await runAction({
+      runtime,
+      inputs: {
+        command: 'start-device-session',
+        ...world.api,
+        platform: 'ios',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: githubEnv(),
+    });
+    expect(main.exitCode).toBe(0);
+    expect(main.stdout).toContain(`::add-mask::${token}`);
+    expect(renderLog(main.stdout)).toContain(
+      'Warning: The pull request comment was not posted: its text would carry a secret this step registered (encoded, so no redaction found it).',
+    );
+    expect(github.requests).toEqual([]);
+    expect(github.comments).toEqual([]);
+    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+  });
+
   it('the post step updates the session comment when it stops the session: it never shows a device running after the job', async () => {
     const inputs = {
       command: 'start-device-session',
@@ -423,11 +414,60 @@ describe('pull-request comment', () => {
     expect(github.comments).toHaveLength(1);
     const body = github.comments[0].body;
     expect(body).toContain('<!-- svc-action:comment:start-device-session:checkout%20flow -->');
+    // Said as the end of the job it is, not as a failure: the device was released.
     expect(body).toMatch(
-      /⏹️ the job ended: the post step stopped it \\\(device time\\: \d+s of its \d+ min maximum\\\)/,
+      /✅ the job ended and the device was released \(the post step stopped it, device time \d+s of its \d+ min maximum\)/,
     );
-    expect(body).toContain('| ⏹️ stopped |');
     expect(body).not.toContain('the step succeeded');
+  });
+
+  it('wait-for-run: one sticky comment per gate, updated in place whichever run it follows, headed by the gate', async () => {
+    // Two runs dispatched without a comment, then followed by the same gate, then by another gate.
+    const runs: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dispatched = await runWorkflow({ comment: '', 'github-token': '' });
+      expect(dispatched.exitCode).toBe(0);
+      runs.push(dispatched.outputs['run-id']);
+    }
+    expect(github.requests).toEqual([]);
+    const gate = (runId: string, job: string, jobs = '') =>
+      runAction({
+        runtime,
+        inputs: {
+          command: 'wait-for-run',
+          ...world.api,
+          'run-id': runId,
+          'expected-commit': '',
+          jobs,
+          'poll-interval-seconds': '0.05',
+          comment: 'true',
+          'github-token': GITHUB_TOKEN,
+        },
+        env: { ...githubEnv(), GITHUB_WORKFLOW: 'CI', GITHUB_JOB: job },
+      });
+    expect((await gate(runs[0], 'e2e-gate')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    const [first] = github.comments;
+    expect(first.body.split('\n')[0]).toBe(
+      '<!-- svc-action:comment:wait-for-run:CI%20%E2%80%BA%20e2e%2Dgate -->',
+    );
+    expect(first.body).toContain('**svc** · Gate `CI › e2e-gate`: ✅ the step succeeded');
+    expect(first.body).toContain(runs[0].slice(0, 8));
+
+    // The same gate following the next run: the same comment, now about that run.
+    expect((await gate(runs[1], 'e2e-gate')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    expect(github.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/repos/acme/app/issues/comments/${first.id}`,
+    });
+    expect(github.comments[0].body).toContain(runs[1].slice(0, 8));
+    expect(github.comments[0].body).not.toContain(runs[0].slice(0, 8));
+
+    // Another gate (another GitHub job, or other jobs of the run) has its own comment.
+    expect((await gate(runs[1], 'e2e-gate', 'build_ios')).exitCode).toBe(0);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[1].body).toContain('Gate `CI › e2e-gate (jobs build_ios)`');
   });
 
   it('is skipped with a notice outside pull-request events, with or without a github-token', async () => {
@@ -472,7 +512,10 @@ describe('bundle', () => {
   it('keeps @actions/github out of the main bundle: a separate chunk, loaded only for a comment', () => {
     const dir = join(ROOT, 'dist', 'action');
     const chunks = readdirSync(dir).filter((file) => file.endsWith('.js') && file !== 'index.js');
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('octokit');
-    expect(chunks.some((chunk) => readFileSync(join(dir, chunk), 'utf8').includes('octokit'))).toBe(true);
+    // @octokit/core's own user-agent string: its code, not a name of ours that mentions it.
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('octokit-core.js');
+    expect(chunks.some((chunk) => readFileSync(join(dir, chunk), 'utf8').includes('octokit-core.js'))).toBe(
+      true,
+    );
   });
 });

@@ -167,7 +167,9 @@ describe('run-workflow, as the sub-action and as the root action', () => {
       expect(jobsOf(result).find((job) => job.key === 'submit')?.status).toBe('skipped');
       expect(result.summary).toContain('❌ failure');
       // The job's own error, on top of the summary (verbatim, in a code span: nothing in it is Markdown).
-      expect(result.summary).toMatch(/\*\*Failed jobs\*\*\s+- Tests \(`test`\): `Detox: 3 tests failed`/);
+      expect(result.summary).toContain(
+        '**Failed jobs**\n\n- Tests (`test`)\n  > ```text\n  > Detox: 3 tests failed\n  > ```',
+      );
     }
   });
 

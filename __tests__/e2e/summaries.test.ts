@@ -1,7 +1,7 @@
 /**
  * What the job summary of a run says, through the built bundles: the Ref column only where it says
  * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
- * with its URL clickable, and what is known after a dispatch with `wait: false`.
+ * in one quoted block, and what is known after a dispatch with `wait: false`.
  */
 import { runAction } from '../harness/run-action.js';
 import { createWorld, type World } from '../harness/world.js';
@@ -42,7 +42,7 @@ test('the Ref column only when it differs from the commit: shown for a branch, n
   expect(header(bySha.summary)).toBe('| Run | Status | Commit | Waited |');
 });
 
-test('a failed job: its multi-line error kept as lines, its URL clickable; the skipped job names the job it needed', async () => {
+test('a failed job: its multi-line error kept as lines in one block; the skipped job names the job it needed', async () => {
   const url = 'https://svc.example.com/builds/42/logs';
   world.sim.setJobBehaviour('build_ios', {
     outcome: 'failure',
@@ -50,8 +50,16 @@ test('a failed job: its multi-line error kept as lines, its URL clickable; the s
   });
   const run = await dispatch();
   expect(run.exitCode).toBe(1);
+  // One quoted block under the job, its lines as they came: nothing in it rendered, the URL once.
   expect(run.summary).toContain(
-    `- Build iOS (\`build_ios\`): \`Gradle failed:\`<br>\`Task :app:compile FAILED\`<br>\`See\` [\`${url}\`](<${url}>) \`.\``,
+    [
+      '- Build iOS (`build_ios`)',
+      '  > ```text',
+      '  > Gradle failed:',
+      '  > Task :app:compile FAILED',
+      `  > See ${url}.`,
+      '  > ```',
+    ].join('\n'),
   );
   expect(run.summary).toMatch(
     /\| Tests \(`test`\) \| ⏭️ skipped \(needs `build_ios`, which did not succeed\) \|/,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runStep, type ActionRun } from '../harness/run-action.js';
+import { renderLog, runStep, type ActionRun } from '../harness/run-action.js';
 import { createWorld, until, type World } from '../harness/world.js';
 import { RELEASE } from '../harness/workflows.js';
 import { call } from '../simulator/helpers.js';
@@ -276,8 +276,13 @@ describe('verify-webhook', () => {
       expect(extended.stdout).toContain('The payload ends with a line break');
     });
 
-    it('the body re-serialised with other white space', async () => {
-      await refused('pretty', /does not match/);
+    it('the body re-serialised with other white space: the message says so, and not for another secret', async () => {
+      const pretty = await refused('pretty', /does not match/);
+      expect(renderLog(pretty.stdout)).toContain(
+        'The payload has white space between its JSON tokens (line breaks, indentation), which the service never sends: it was re-serialised or pretty-printed on the way',
+      );
+      for (const name of ['otherSecret', 'oneByte', 'extended'])
+        expect((await results[name]).stdout).not.toContain('re-serialised');
     });
 
     it.each([

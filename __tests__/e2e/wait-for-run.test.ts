@@ -112,7 +112,9 @@ describe('wait-for-run', () => {
     expect(failed.stdout).toContain(
       `::error::Workflow run ${failing.id} ended with status failure. Failed jobs: build_android (failure: Gradle exploded). ${failing.url}`,
     );
-    expect(failed.summary).toMatch(/\*\*Failed jobs\*\*\s+- `build_android`: `Gradle exploded`/);
+    expect(failed.summary).toContain(
+      '**Failed jobs**\n\n- `build_android`\n  > ```text\n  > Gradle exploded\n  > ```',
+    );
 
     expect(cancelled.exitCode).toBe(1);
     expect(cancelled.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });

@@ -52,7 +52,38 @@ test('a job summary never shows a secret, even where Markdown escaping would cha
     },
     (text) => registry.redact(text),
   );
-  expect(markdown).toContain('`auth failed for ***`');
+  expect(markdown).toContain('> auth failed for ***\n');
   // Escaped, the token would read svc\_robot\_…: neither form may appear.
   expect(markdown).not.toContain('Z8k2mQ9xW4pL7vN3');
+});
+
+describe('holdsSecret: a registered secret in any form it can take in rendered text', () => {
+  const secret = 'Pr3view(T0ken)|wi\\th_Signs&<ok>';
+  const registry = new SecretRegistry();
+  registry.add(secret);
+  const markdownEscaped = secret.replace(/[\\`*_{}[\]()#.!|~:$]/g, (sign) => `\\${sign}`);
+  const forms: Record<string, string> = {
+    whole: secret,
+    'percent-encoded': encodeURIComponent(secret),
+    'percent-encoded by a link': secret.replace(/[()|\\<>]/g, (s) => `%${s.charCodeAt(0).toString(16)}`),
+    'Markdown-escaped': markdownEscaped,
+    'HTML entities': secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    'Markdown-escaped with entities': markdownEscaped.replace(/&/g, '&amp;').replace(/</g, '&lt;'),
+    'JSON-escaped': JSON.stringify(secret).slice(1, -1),
+    'JSON unicode escapes': JSON.stringify(secret)
+      .slice(1, -1)
+      .replace(/[()|]/g, (s) => `\\u00${s.charCodeAt(0).toString(16)}`),
+    base64: Buffer.from(secret).toString('base64'),
+    'base64 inside other base64': Buffer.from(`x:${secret}:y`).toString('base64'),
+    base64url: Buffer.from(`ab${secret}`).toString('base64url'),
+  };
+  it.each(Object.entries(forms))('%s', (_, form) => {
+    expect(registry.holdsSecret(`before ${form} after`)).toBe(true);
+  });
+  it('text without it, or with only a part of it, holds none', () => {
+    expect(registry.holdsSecret('the preview: [open](<https://x.test/preview?token=***>) 100% done')).toBe(
+      false,
+    );
+    expect(registry.holdsSecret(encodeURIComponent(secret.slice(0, 10)))).toBe(false);
+  });
 });

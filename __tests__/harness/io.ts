@@ -50,14 +50,6 @@ export function createTestIO(
     },
     notice: (message) => void io.log.push({ kind: 'notice', text: redact(message) }),
     debug: (message) => void io.log.push({ kind: 'debug', text: redact(message) }),
-    group: async (title, fn) => {
-      io.log.push({ kind: 'group', text: redact(title) });
-      try {
-        return await fn();
-      } finally {
-        io.log.push({ kind: 'endgroup', text: '' });
-      }
-    },
     mask: (secret) => {
       for (const part of secretParts(secret)) if (registry.add(part)) io.masks.push(part);
     },
@@ -66,6 +58,7 @@ export function createTestIO(
     saveState: (name, value) => void ((io.saved[name] = value), (state[name] = value)),
     appendSummary: async (markdown) => void io.summaries.push(redact(markdown)),
     redact,
+    holdsSecret: (text) => registry.holdsSecret(text),
   };
   return io;
 }

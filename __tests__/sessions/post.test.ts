@@ -10,6 +10,7 @@ import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
 import { createWorld } from '../harness/world.js';
 import { createTestIO, type RecordingIO } from '../harness/io.js';
+import { STARTUP_ENV } from '../../src/github/startup-env.js';
 
 const FAST = { 'poll-interval-ms': '100' };
 
@@ -70,7 +71,7 @@ function stateOf(
  * Every main step saves its transport settings first (session-state.ts): here those of this process,
  * where the post step runs too. `transport: undefined` drops them.
  */
-const TRANSPORT = JSON.stringify({ NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS });
+const TRANSPORT = JSON.stringify(Object.fromEntries(STARTUP_ENV.map((name) => [name, process.env[name]])));
 async function post(state: Record<string, string | undefined>, inputs: Record<string, string> = { token }) {
   const saved = Object.fromEntries(
     Object.entries({ transport: TRANSPORT, ...state }).filter(

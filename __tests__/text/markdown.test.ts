@@ -11,7 +11,7 @@ import {
 } from '../../src/text/markdown.js';
 import { renderRunSummary } from '../../src/runs/summary.js';
 import { renderSessionSummary } from '../../src/sessions/summary.js';
-import { renderComment } from '../../src/github/comment.js';
+import { renderComment } from '../../src/github/comment-body.js';
 import type { DeviceSession, WorkflowRun } from '../../src/service/contract.js';
 
 const HOSTILE_MESSAGE =
@@ -167,7 +167,7 @@ describe('job summary and comment', () => {
   it('the pull-request comment escapes the subject and names, and carries no free-form text from the service', () => {
     const body = renderComment(
       {
-        command: 'run-workflow',
+        kind: 'run-workflow',
         subject: 'gate`.yml @octocat',
         outputs: {
           'run-id': run.id,

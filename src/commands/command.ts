@@ -7,6 +7,7 @@
 import type { ActionIO } from '../github/io.js';
 import type { ServiceClient } from '../service/client.js';
 import type { InputNote } from '../inputs/parsers.js';
+import type { CommentKind } from '../github/comment-body.js';
 import {
   InputError,
   readTable,
@@ -40,13 +41,10 @@ export interface CommandDefinition<T extends InputTable> {
   rules?(values: Partial<Values<T>>): string[];
   /**
    * What the pull-request comment is about, for commands with a `comment` input: the key of its
-   * sticky comment (`kind`, so that wait-for-run updates run-workflow's) and its title. `source`
+   * sticky comment (`kind` and `subject`) and what its heading names. `source`
    * tells an input the user gave from one a default filled in.
    */
-  comment?(
-    values: Values<T>,
-    source: InputSource,
-  ): { kind: 'run-workflow' | 'start-device-session'; subject: string };
+  comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string };
   run(values: Values<T>, context: RunContext): Promise<void>;
 }
 
@@ -56,7 +54,7 @@ export interface Invocation {
   values: Readonly<Record<string, unknown>>;
   run(context: RunContext): Promise<void>;
   /** Present when the step asked for a pull-request comment (`comment: true`). */
-  comment?: { kind: 'run-workflow' | 'start-device-session'; subject: string; githubToken?: string };
+  comment?: { kind: CommentKind; subject: string; githubToken?: string };
   /** The service's base URL, for commands that call it. */
   baseUrl?: string;
   /** Advice on valid inputs, to log before the command runs. */

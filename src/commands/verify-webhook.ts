@@ -11,7 +11,13 @@ import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
 import { oneLine, withoutFinalDots } from '../text/plain.js';
-import { checkWebhookSignature, MIN_SECRET_LENGTH, SIGNATURE_HEADER } from '../webhook/signature.js';
+import {
+  checkWebhookSignature,
+  mismatchHint,
+  MIN_SECRET_LENGTH,
+  SIGNATURE_HEADER,
+  webhookSecretProblem,
+} from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
 import { renderWebhookRejected, renderWebhookSummary } from '../webhook/summary.js';
@@ -28,10 +34,8 @@ const inputs = {
     untrimmed: true,
     hint: `the webhook's signing secret (at least ${MIN_SECRET_LENGTH} characters).`,
     parse: (value: string, name: string) => {
-      if (value.length < MIN_SECRET_LENGTH)
-        throw new parse.InputProblem(
-          `\`${name}\` must be at least ${MIN_SECRET_LENGTH} characters long (it has ${value.length}).`,
-        );
+      const problem = webhookSecretProblem(value, `\`${name}\``);
+      if (problem) throw new parse.InputProblem(problem);
       return value;
     },
   },
@@ -96,11 +100,7 @@ export const verifyWebhook = defineCommand({
 
     const check = checkWebhookSignature(body, values.signature, values['webhook-secret']);
     if (!check.valid) {
-      const hint =
-        check.problem === 'mismatch' && body.length > 0 && body[body.length - 1] === 0x0a
-          ? ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
-            'the signature covers the body byte for byte.'
-          : '';
+      const hint = check.problem === 'mismatch' ? mismatchHint(body) : '';
       await io.appendSummary(renderWebhookRejected('signature'));
       throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
     }

@@ -32,8 +32,9 @@ export const waitForRun = defineCommand({
   },
   outputs: RUN_OUTPUTS,
   failureOutputs: RUN_FAILURE_OUTPUTS,
-  // A run's comment (the same layout as run-workflow's), one per run id.
-  comment: (values) => ({ kind: 'run-workflow', subject: `run ${values['run-id']}` }),
+  // One sticky comment per gate: the GitHub job that waits (and the jobs it waits for), whichever
+  // run it follows this time, so a re-run updates it instead of adding another.
+  comment: (values, source) => ({ kind: 'wait-for-run', subject: gateName(values.jobs, source.env) }),
 
   run: (values, context) =>
     withOutcome(context.io, context.signal, async () => {
@@ -61,3 +62,9 @@ export const waitForRun = defineCommand({
       );
     }),
 });
+
+/** The gate: `<workflow> › <job>` of the GitHub run that waits, and which jobs of the run it waits for. */
+function gateName(jobs: string[] | undefined, env: Record<string, string | undefined>): string {
+  const job = [env.GITHUB_WORKFLOW, env.GITHUB_JOB].filter(Boolean).join(' › ') || 'wait-for-run';
+  return jobs ? `${job} (jobs ${jobs.join(', ')})` : job;
+}

@@ -7,7 +7,7 @@
  */
 import type { InputSource } from '../inputs/table.js';
 
-export const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
 
 /** Whether the step runs for a pull request (the only events with a pull request to comment on). */
 export function isPullRequestEvent(name: string | undefined): boolean {
@@ -17,14 +17,14 @@ export function isPullRequestEvent(name: string | undefined): boolean {
 /** `eventCommit` as a runner expression, for an action.yml default. */
 export const EVENT_COMMIT_EXPRESSION = `\${{ (${PULL_REQUEST_EVENTS.map((event) => `github.event_name == '${event}'`).join(' || ')}) && github.event.pull_request.head.sha || github.sha }}`;
 
-export interface PullRequestSides {
+interface PullRequestSides {
   headSha?: string;
   /** `owner/name` of the head's repository; '' when unknown (a deleted fork). */
   headRepo: string;
   baseRepo: string;
 }
 
-export interface PullRequestEvent {
+interface PullRequestEvent {
   event: (typeof PULL_REQUEST_EVENTS)[number];
   /** Undefined when the payload cannot be read or has no pull request head. */
   pullRequest?: PullRequestSides;

@@ -8,6 +8,7 @@
  */
 import * as core from '@actions/core';
 import { CUT_MARK, neutraliseLines } from '../text/plain.js';
+import { base64Forms, decodedViews } from './secret-forms.js';
 
 export interface ActionIO {
   /** An input as the runner passed it (`INPUT_<NAME>`), untrimmed; '' when unset. */
@@ -23,8 +24,6 @@ export interface ActionIO {
   setFailed(message: string): void;
   notice(message: string): void;
   debug(message: string): void;
-  /** Runs `fn` inside a collapsible log group titled `title`. */
-  group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   /** Registers a secret with the runner (`::add-mask::`) before it is used anywhere. */
   mask(secret: string): void;
   setOutput(name: string, value: string): void;
@@ -33,6 +32,8 @@ export interface ActionIO {
   appendSummary(markdown: string): Promise<void>;
   /** Replaces every registered secret in `text` with `***`. */
   redact(text: string): string;
+  /** Whether `text` holds a registered secret in any form: whole, or encoded (see secret-forms.ts). */
+  holdsSecret(text: string): boolean;
 }
 
 /** Secrets registered in this process, longest first so a secret containing another is fully hidden. */
@@ -47,6 +48,16 @@ export class SecretRegistry {
     this.secrets.sort((a, b) => b.length - a.length);
     this.partials.set(secret, partialStarts(secret));
     return true;
+  }
+
+  /** Whether `text` holds a secret as it is, in any decoding of it, or base64-encoded. */
+  holdsSecret(text: string): boolean {
+    const views = decodedViews(text);
+    return this.secrets.some(
+      (secret) =>
+        views.some((view) => view.includes(secret)) ||
+        base64Forms(secret).some((form) => text.includes(form)),
+    );
   }
 
   /** Linear in the text for each secret: a few searches, whatever the secret's length. */
@@ -145,7 +156,6 @@ export function createCoreIO(): ActionIO {
     },
     notice: (message) => core.notice(forAnnotation(message)),
     debug: (message) => core.debug(forAnnotation(message)),
-    group: (title, fn) => core.group(forAnnotation(title), fn),
     mask: (secret) => {
       for (const part of secretParts(secret)) if (registry.add(part)) core.setSecret(part);
     },
@@ -158,5 +168,6 @@ export function createCoreIO(): ActionIO {
       await core.summary.addRaw(redact(markdown), true).write();
     },
     redact,
+    holdsSecret: (text) => registry.holdsSecret(text),
   };
 }

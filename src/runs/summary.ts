@@ -158,7 +158,7 @@ function why(report: RunReport): string[] {
   if (canceled.length > 0) lines.push('**Canceled jobs**', '', ...list(canceled, () => ''));
   // The jobs say why a run failed; otherwise (timeout, cancelled, unknown jobs) the step's own words do.
   if (report.reason && failed.length + canceled.length === 0)
-    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
+    lines.push(markdownMessage(report.reason, 1000), '');
   const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
   if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
   return lines;
@@ -210,5 +210,6 @@ function jobDuration(job: WorkflowJob): string {
 
 function jobError(job: WorkflowJob): string {
   const text = firstJobError(job);
-  return text ? `: ${markdownMessage(text, 300, 5)}` : '';
+  // Under the job's list item: its error as a quoted block, indented into the item.
+  return text ? `\n${markdownMessage(text, 300, 5).replace(/^/gm, '  ')}` : '';
 }

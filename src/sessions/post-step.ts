@@ -13,6 +13,7 @@
 import type { ActionIO } from '../github/io.js';
 import { createClient, envNumber } from '../github/service-client.js';
 import { POST_STOP_GRACE_MS } from '../github/runner-timings.js';
+import { onCancel } from '../github/signals.js';
 import { ActionFailure, reportFailure } from '../errors.js';
 import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
 import type { ServiceClient } from '../service/client.js';
@@ -33,26 +34,34 @@ const READ_BEFORE_STOP_MS = 5_000;
  */
 const graceAfterSignalMs = (): number => envNumber('SVC_CANCEL_GRACE_MS', POST_STOP_GRACE_MS);
 
-/** Runs the post step; returns what it did with the last session, for the pull-request comment. */
-export async function runPostStep(io: ActionIO, source: InputSource): Promise<PostReport | undefined> {
+/** What the post step did, for the pull-request comment. */
+export interface PostOutcome {
+  /** What it did with the last session, if it reached one. */
+  last?: PostReport;
+  /** The setting that changed after the main step (then nothing is sent with the saved tokens). */
+  differs?: string;
+}
+
+/** Runs the post step. */
+export async function runPostStep(io: ActionIO, source: InputSource): Promise<PostOutcome> {
   // Only what this step's own main part saved counts (state.ts).
   const transport = restoreTransport(io);
   if (!transport.saved) {
     io.debug('The main step saved no state for this post step; nothing to stop.');
-    return undefined;
+    return {};
   }
   const state = readPostState(io);
   if (state.createInFlight) reportLostCreate(io, state);
   else if (state.sessions.length === 0)
     io.debug('No device session was started by this step; nothing to stop.');
-  if (state.sessions.length === 0) return undefined;
+  if (state.sessions.length === 0) return {};
   const reports: PostReport[] = [];
   try {
     await handle(io, source, state, transport.differs, reports);
   } finally {
     if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
   }
-  return reports.at(-1);
+  return { last: reports.at(-1), differs: transport.differs };
 }
 
 async function handle(
@@ -142,14 +151,13 @@ async function stopAll(
   const giveUp = new AbortController();
   const hurry = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
+  // A signal that came while the bundle loaded counts from when it came: the grace is what is left.
+  const stopListening = onCancel(({ signal, at }) => {
     if (timer) return;
     hurry.abort();
     io.info(`Received ${signal}: still stopping device session ${ids} before the runner ends the step.`);
-    timer = setTimeout(() => giveUp.abort(), graceAfterSignalMs());
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    timer = setTimeout(() => giveUp.abort(), Math.max(0, at + graceAfterSignalMs() - Date.now()));
+  });
   const deadline = Date.now() + POST_STOP_WITHIN_MS;
   let confirmed = 0;
   try {
@@ -172,8 +180,7 @@ async function stopAll(
       );
   } finally {
     clearTimeout(timer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 

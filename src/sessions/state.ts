@@ -20,6 +20,7 @@
  */
 import type { ActionIO } from '../github/io.js';
 import { oneLine } from '../text/plain.js';
+import { STARTUP_ENV } from '../github/startup-env.js';
 
 const STATE = {
   /** Set while a create request is unanswered: if no id follows, a session may exist all the same. */
@@ -57,12 +58,10 @@ const TRANSPORT_ENV = [
   'https_proxy',
   'no_proxy',
   'NODE_TLS_REJECT_UNAUTHORIZED',
-  'NODE_EXTRA_CA_CERTS',
+  ...STARTUP_ENV,
   'SVC_REQUEST_TIMEOUT_MS',
   'SVC_CANCEL_GRACE_MS',
 ] as const;
-/** Read by Node once at start-up: it cannot be put back, only refused. */
-const STARTUP_ONLY = 'NODE_EXTRA_CA_CERTS';
 
 /** One session a main step created, as saved for its post step. */
 export interface SavedSession {
@@ -113,7 +112,8 @@ export function restoreTransport(
   const record = saved as Record<string, unknown>;
   const value = (name: string): string | undefined =>
     typeof record[name] === 'string' ? record[name] : undefined;
-  if (env[STARTUP_ONLY] !== value(STARTUP_ONLY)) return { saved: true, differs: STARTUP_ONLY };
+  const differs = STARTUP_ENV.find((name) => env[name] !== value(name));
+  if (differs) return { saved: true, differs };
   for (const name of TRANSPORT_ENV) {
     const main = value(name);
     if (main === undefined) delete env[name];

@@ -29,7 +29,7 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
   if (!('session' in report)) {
     const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
     const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
-    lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
+    lines.push(markdownMessage(report.reason, 1000), '');
     if (!report.notFound) lines.push(stillRunningAdvice('The session', true), '');
     return lines.join('\n');
   }

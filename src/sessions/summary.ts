@@ -62,7 +62,7 @@ export function renderSessionSummary(input: SessionReport, redact: (text: string
     `| ${markdownLink(session.id, session.url)} | ${shownStatus} | ${report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)} | ${markdownText(deviceTime(session), 80)} |`,
     '',
   );
-  if (report.reason) lines.push(`> ${markdownMessage(report.reason, 1000)}`, '');
+  if (report.reason) lines.push(markdownMessage(report.reason, 1000), '');
   if (report.stopped !== undefined)
     lines.push(
       report.stopped

@@ -6,13 +6,14 @@
  * HTML, close a link label early with `]`, split a table row with `|` or a trailing `\`, or
  * reorder what is shown around it with bidirectional control characters.
  *
- * Two renderings:
- * - markdownVerbatim / markdownCode: an inline code span, for free-form text from the service (job
- *   errors, messages, commit messages) and for ids and keys. Its characters are written as they
- *   came, so a secret in it stays whole and the runner, which masks secrets in the uploaded job
- *   summary by exact match only, still finds it. Inside a code span GitHub renders nothing: no
- *   emphasis, links, autolinks, HTML (`<img>` is shown as text), entities (`&amp;` is shown as
- *   written), mentions or references. The only characters changed are line breaks (flattened) and
+ * Three renderings:
+ * - markdownVerbatim / markdownCode: an inline code span, for free-form text from the service
+ *   (commit messages) and for ids and keys; markdownMessage: a quoted fenced code block, for
+ *   messages (job errors, why a step failed). Their characters are written as they came, so a
+ *   secret in them stays whole and the runner, which masks secrets in the uploaded job summary by
+ *   exact match only, still finds it. Inside code GitHub renders nothing: no emphasis, links,
+ *   autolinks, HTML (`<img>` is shown as text), entities (`&amp;` is shown as written), mentions or
+ *   references. The only characters changed are line breaks (flattened in a span) and
  *   bidirectional controls (shown as `<U+202E>`), and in a table cell `|` (written `\|`, which
  *   GitHub shows as `|`: GFM splits table rows before it reads code spans).
  * - markdownText: escaped plain text, for short labels (job names, statuses): reads better, but
@@ -78,35 +79,23 @@ export function markdownVerbatim(text: string, max = 200): string {
 }
 
 /**
- * A message from elsewhere (a job's error, the step's failure) kept as it came, line by line (`<br>`
- * between its lines, at most `maxLines`), each line in code spans like markdownVerbatim, and every
- * http(s) URL in it a link whose label is the URL itself in a code span: its characters stay as
- * they came, so a secret in it is still masked, and it can be clicked. Outside table cells.
+ * A message from elsewhere (a job's error, the step's failure) as a quoted block of its own, its
+ * lines as they came (at most `maxLines`, each at most `max` characters) inside a fenced code block:
+ * the characters are written unchanged, so a secret in it is still masked by the runner, and nothing
+ * in it is rendered (no link, mention, emphasis or HTML). It reads as one message, not as fragments:
+ * its URLs are shown once, as text (the summary links the pages that matter itself). A block of
+ * its own lines: never inside a paragraph or a table cell.
  */
 export function markdownMessage(text: string, max = 1000, maxLines = 10): string {
   const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
-  const shown = lines.slice(0, maxLines).map((line) => messageLine(line, max));
+  const shown = lines.slice(0, maxLines).map((line) => showBidi(oneLine(line, max)));
   if (lines.length > maxLines) shown.push(`… (${lines.length - maxLines} more lines)`);
-  return shown.join('<br>');
-}
-
-function messageLine(line: string, max: number): string {
-  const flat = showBidi(oneLine(line, max));
-  const parts: string[] = [];
-  let last = 0;
-  for (const match of flat.matchAll(/https?:\/\/[^\s`<>"']+/g)) {
-    // Punctuation that ends a sentence is not part of the URL.
-    const url = match[0].replace(/[.,;:!?)\]]+$/, '');
-    const before = flat.slice(last, match.index).trim();
-    if (before) parts.push(codeSpan(before));
-    // Linked only when the link's target is the URL unchanged (nothing to encode; a bare host gains a `/`).
-    const href = httpUrl(url);
-    parts.push(href === url || href === `${url}/` ? `[${codeSpan(url)}](<${href}>)` : codeSpan(url));
-    last = match.index + url.length;
-  }
-  const rest = flat.slice(last).trim();
-  if (rest) parts.push(codeSpan(rest));
-  return parts.join(' ');
+  // The fence is longer than any run of backticks in the text, so no line of it can close the block.
+  let longestRun = 2;
+  for (const line of shown)
+    for (const [run] of line.matchAll(/`+/g)) longestRun = Math.max(longestRun, run.length);
+  const fence = '`'.repeat(longestRun + 1);
+  return [`${fence}text`, ...shown, fence].map((line) => `> ${line}`).join('\n');
 }
 
 /**

@@ -15,11 +15,9 @@ import { UserFacingError } from '../errors.js';
 import { isRecord } from '../text/plain.js';
 import * as z from 'zod/mini';
 
-export const WEBHOOK_EVENTS = ['BUILD', 'SUBMIT'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export type WebhookEvent = 'BUILD' | 'SUBMIT';
 export const WEBHOOK_STATUSES = ['finished', 'errored', 'canceled'] as const;
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
-export const WEBHOOK_PLATFORMS = ['android', 'ios'] as const;
+const WEBHOOK_PLATFORMS = ['android', 'ios'] as const;
 
 const uuid = z.guid();
 /** ISO 8601 UTC, as the service writes timestamps (`2025-01-31T12:34:56.789Z`). */
@@ -28,7 +26,7 @@ const status = z.string().check(z.minLength(1));
 const platform = z.enum(WEBHOOK_PLATFORMS);
 const errorObject = z.looseObject({ message: z.string(), errorCode: z.string() });
 
-export const trackingContextSchema = z.looseObject({
+const trackingContextSchema = z.looseObject({
   platform: z.optional(z.string()),
   account_id: z.optional(z.string()),
   dev_client: z.optional(z.boolean()),
@@ -38,7 +36,7 @@ export const trackingContextSchema = z.looseObject({
   dev_client_version: z.optional(z.string()),
 });
 
-export const buildMetadataSchema = z.looseObject({
+const buildMetadataSchema = z.looseObject({
   appName: z.optional(z.string()),
   username: z.optional(z.string()),
   workflow: z.optional(z.string()),
@@ -65,7 +63,7 @@ export const buildMetadataSchema = z.looseObject({
 });
 
 const metric = z.optional(z.number());
-export const buildMetricsSchema = z.looseObject({
+const buildMetricsSchema = z.looseObject({
   memory: metric,
   buildEndTimestamp: metric,
   totalDiskReadBytes: metric,
@@ -77,7 +75,7 @@ export const buildMetricsSchema = z.looseObject({
   totalNetworkIngressBytes: metric,
 });
 
-export const buildPayloadSchema = z.looseObject({
+const buildPayloadSchema = z.looseObject({
   id: uuid,
   accountName: z.string(),
   projectName: z.string(),
@@ -113,7 +111,7 @@ export const buildPayloadSchema = z.looseObject({
 });
 export type BuildPayload = z.infer<typeof buildPayloadSchema>;
 
-export const submissionPayloadSchema = z.looseObject({
+const submissionPayloadSchema = z.looseObject({
   id: uuid,
   accountName: z.string(),
   projectName: z.string(),

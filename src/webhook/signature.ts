@@ -22,7 +22,7 @@ const DIGEST_HEX_LENGTH = 40;
 const WELL_FORMED = /^sha1=[0-9a-f]{40}$/;
 
 /** The body of a delivery: the raw bytes, or a string that stands for its UTF-8 encoding. */
-export type RawBody = Buffer | Uint8Array | string;
+type RawBody = Buffer | Uint8Array | string;
 
 /** A signing secret that the service would refuse (empty, or shorter than 16 characters). */
 export class WebhookSecretError extends UserFacingError {
@@ -32,22 +32,25 @@ export class WebhookSecretError extends UserFacingError {
 }
 
 /** Why a signature was not accepted; the message never contains the expected digest. */
-export type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
+type SignatureProblem = 'missing' | 'malformed' | 'mismatch';
 
-export type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
+type SignatureCheck = { valid: true } | { valid: false; problem: SignatureProblem; message: string };
+
+/**
+ * What is wrong with `secret` as a signing secret (the service's minimum length, the one place it is
+ * checked), with `what` naming it; undefined when it will do.
+ */
+export function webhookSecretProblem(secret: string, what: string): string | undefined {
+  if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) return undefined;
+  const length = typeof secret === 'string' ? secret.length : 0;
+  if (length === 0) return `${what} is empty; it must be at least ${MIN_SECRET_LENGTH} characters long.`;
+  return `${what} must be at least ${MIN_SECRET_LENGTH} characters long (it has ${length}).`;
+}
 
 /** Throws WebhookSecretError unless `secret` is a string of at least 16 characters. */
 export function assertWebhookSecret(secret: string): void {
-  if (typeof secret !== 'string' || secret === '') {
-    throw new WebhookSecretError(
-      'The webhook signing secret is empty; it must be at least 16 characters long.',
-    );
-  }
-  if (secret.length < MIN_SECRET_LENGTH) {
-    throw new WebhookSecretError(
-      `The webhook signing secret must be at least ${MIN_SECRET_LENGTH} characters long (it has ${secret.length}).`,
-    );
-  }
+  const problem = webhookSecretProblem(secret, 'The webhook signing secret');
+  if (problem) throw new WebhookSecretError(problem);
 }
 
 function digest(body: RawBody, secret: string): Buffer {
@@ -110,4 +113,45 @@ function describeMalformed(header: string): string {
     return `the ${SIGNATURE_HEADER} header contains uppercase hexadecimal digits, which the service never sends; ${form}.`;
   }
   return `the ${SIGNATURE_HEADER} header contains characters that are not hexadecimal digits; ${form}.`;
+}
+
+/**
+ * What the body shows about why its signature did not match, for the message: a line break at its
+ * end (added by `echo` or a YAML `|` block), or white space between its JSON tokens, which the
+ * service never sends (it sends compact JSON): the body was re-serialised or pretty-printed on the
+ * way. '' when the body shows neither: then the cause cannot be told (a compact re-serialisation
+ * that reordered keys or changed escapes, another body, or another secret).
+ */
+export function mismatchHint(body: Buffer): string {
+  const text = body.toString('utf8');
+  if (hasWhiteSpaceBetweenTokens(text.trimEnd()))
+    return (
+      ' The payload has white space between its JSON tokens (line breaks, indentation), which the service never ' +
+      'sends: it was re-serialised or pretty-printed on the way (`toJSON(...)`, `jq .`). Pass the raw body byte for byte.'
+    );
+  if (body.length > 0 && body[body.length - 1] === 0x0a)
+    return (
+      ' The payload ends with a line break: if one was added on the way (`echo`, a YAML `|` block), remove it; ' +
+      'the signature covers the body byte for byte.'
+    );
+  return '';
+}
+
+/** Whether `text` is JSON with white space outside its strings: not compact. One pass over it. */
+function hasWhiteSpaceBetweenTokens(text: string): boolean {
+  try {
+    JSON.parse(text);
+  } catch {
+    return false;
+  }
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const sign = text[at];
+    if (inString) {
+      if (sign === '\\') at++;
+      else if (sign === '"') inString = false;
+    } else if (sign === '"') inString = true;
+    else if (sign === ' ' || sign === '\n' || sign === '\r' || sign === '\t') return true;
+  }
+  return false;
 }

@@ -22,7 +22,7 @@ function status(value: string): string {
 
 const capitalised = (kind: string): string => kind[0].toUpperCase() + kind.slice(1);
 
-export interface WebhookReport {
+interface WebhookReport {
   fields: WebhookFields;
   /** The statuses of `fail-on-status`; the step fails when the payload's status is one of them. */
   failOn: readonly string[];
@@ -72,7 +72,7 @@ function durations(fields: WebhookFields): [string, number | undefined][] {
 }
 
 /** Why a delivery was not used; none of it comes from the delivery's body. */
-export type WebhookRejection = 'signature' | 'unusable' | 'unreadable';
+type WebhookRejection = 'signature' | 'unusable' | 'unreadable';
 
 const REJECTIONS: Record<WebhookRejection, [string, string]> = {
   signature: [

@@ -1,0 +1,132 @@
+/**
+ * Variables Node reads once at start-up (src/github/startup-env.ts), planted by a later step
+ * through `$GITHUB_ENV` before the post step starts: a proxy of its own (`NODE_USE_ENV_PROXY` with
+ * `HTTP(S)_PROXY`), its own certificate authorities, its own OpenSSL configuration. The post step
+ * sends neither the service's token nor the github-token with settings its main step did not use:
+ * the decoy proxy sees nothing, GitHub gets no request from the post step, and the log names the
+ * variable. And every GitHub request has an agent of its own: Node's global dispatcher, bound at
+ * start-up to a proxy a later step chose, carries none of them. Through the built bundles on Node 24.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderLog, runAction, runPost } from '../../harness/run-action.js';
+import { createWorld, type World } from '../../harness/world.js';
+import { FakeGitHub } from '../../harness/fake-github.js';
+
+const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
+
+let world: World;
+let github: FakeGitHub;
+let decoy: Server;
+let decoyUrl: string;
+let dir: string;
+const atDecoy: string[] = [];
+
+beforeAll(async () => {
+  world = await createWorld({}, { readinessDelayMs: 20 });
+  github = new FakeGitHub();
+  await github.start();
+  // A later step's proxy: it records whatever reaches it and forwards nothing.
+  decoy = createServer((request, response) => {
+    atDecoy.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+    response.writeHead(502).end();
+  });
+  decoy.on('connect', (request, socket: Socket) => {
+    atDecoy.push(`CONNECT ${request.url}`);
+    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+  decoyUrl = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}`;
+  dir = mkdtempSync(join(tmpdir(), 'post-startup-env-'));
+  writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 42 } }));
+  writeFileSync(join(dir, 'openssl.cnf'), "# a later step's OpenSSL configuration\n");
+  writeFileSync(join(dir, 'ca.pem'), '');
+});
+afterAll(async () => {
+  await new Promise((resolve) => decoy.close(resolve));
+  await github.close();
+  await world.sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  for (const session of world.sim.activeSessions())
+    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${world.token}` },
+    });
+  world.sim.reset();
+  atDecoy.length = 0;
+  github.requests.length = 0;
+  github.comments.length = 0;
+});
+
+const inputs = () => ({
+  ...world.api,
+  platform: 'ios',
+  'poll-interval-seconds': '0.05',
+  comment: 'true',
+  'github-token': GITHUB_TOKEN,
+});
+const pullRequest = () => ({
+  GITHUB_API_URL: github.url,
+  GITHUB_REPOSITORY: 'acme/app',
+  GITHUB_EVENT_NAME: 'pull_request',
+  GITHUB_EVENT_PATH: join(dir, 'event.json'),
+});
+const proxies = () => ({
+  HTTP_PROXY: decoyUrl,
+  HTTPS_PROXY: decoyUrl,
+  http_proxy: decoyUrl,
+  https_proxy: decoyUrl,
+});
+
+const PLANTED: Array<[string, () => Record<string, string>]> = [
+  ['NODE_USE_ENV_PROXY', () => ({ NODE_USE_ENV_PROXY: '1', ...proxies() })],
+  ['NODE_USE_SYSTEM_CA', () => ({ NODE_USE_SYSTEM_CA: '1' })],
+  ['NODE_EXTRA_CA_CERTS', () => ({ NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') })],
+  ['SSL_CERT_FILE', () => ({ SSL_CERT_FILE: join(dir, 'ca.pem') })],
+  ['SSL_CERT_DIR', () => ({ SSL_CERT_DIR: dir })],
+  ['OPENSSL_CONF', () => ({ OPENSSL_CONF: join(dir, 'openssl.cnf') })],
+  ['NODE_OPTIONS', () => ({ NODE_OPTIONS: '--use-env-proxy', ...proxies() })],
+];
+
+describe.each(PLANTED)('%s set by a later step', (name, planted) => {
+  it('the post step sends no token, to the service or to GitHub, and says which variable changed', async () => {
+    const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: pullRequest() });
+    expect(main.exitCode).toBe(0);
+    expect(github.comments).toHaveLength(1);
+    const seenByGitHub = github.requests.length;
+    const id = main.outputs['session-id'];
+
+    const post = await runPost(main, { inputs: inputs(), env: { ...pullRequest(), ...planted() } });
+    expect(post.exitCode).toBe(1);
+    const log = renderLog(post.stdout);
+    expect(log).toMatch(new RegExp(`^Error: \`${name}\` changed after the main step.*${id}`, 'm'));
+    expect(log).toContain(
+      `Warning: \`${name}\` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.`,
+    );
+    expect(github.requests.slice(seenByGitHub)).toEqual([]);
+    expect(world.sim.requests.filter((request) => request.path.endsWith('/stop'))).toEqual([]);
+    expect(atDecoy).toEqual([]);
+  });
+});
+
+it("NODE_USE_ENV_PROXY in the whole job and a later step's proxy: the comment is updated without it", async () => {
+  // Node binds its global dispatcher to the later step's proxy at start-up; the post step puts the
+  // main step's proxy settings (none) back, and GitHub's requests use an agent of their own.
+  const job = { ...pullRequest(), NODE_USE_ENV_PROXY: '1' };
+  const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: job });
+  expect(main.exitCode).toBe(0);
+  const post = await runPost(main, { inputs: inputs(), env: { ...job, ...proxies() } });
+  expect(post.exitCode).toBe(0);
+  expect(atDecoy).toEqual([]);
+  expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
+  expect(github.requests.at(-1)).toMatchObject({
+    method: 'PATCH',
+    authorization: `token ${GITHUB_TOKEN}`,
+  });
+  expect(github.comments[0].body).toContain('the post step stopped it');
+});

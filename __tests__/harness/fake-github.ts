@@ -1,0 +1,82 @@
+/**
+ * A fake of the GitHub routes the pull-request comment uses (list, create and update issue comments,
+ * GraphQL's `viewer`) on 127.0.0.1, reached through GITHUB_API_URL as on GitHub Enterprise Server.
+ * It records every request, so a test can say what reached GitHub and with which token.
+ */
+import { createServer, type Server } from 'node:http';
+
+export interface Comment {
+  id: number;
+  body: string;
+  html_url: string;
+  user: { login: string; type: 'User' | 'Bot' };
+}
+
+export const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
+export const AUTHOR = { login: 'pr-author', type: 'User' } as const;
+
+/** A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), recording every request. */
+export class FakeGitHub {
+  comments: Comment[] = [];
+  /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
+  viewer: Comment['user'] = BOT;
+  requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
+  failWith: number | undefined;
+  private nextId = 1000;
+  private server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      req.on('end', () => {
+        const path = req.url ?? '';
+        const body = raw ? (JSON.parse(raw) as { body?: string }) : undefined;
+        this.requests.push({
+          method: req.method ?? '',
+          path,
+          authorization: req.headers.authorization,
+          body,
+        });
+        const send = (status: number, data: unknown): void => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(data));
+        };
+        if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
+        if (path === '/graphql' && req.method === 'POST')
+          return send(200, { data: { viewer: { login: this.viewer.login } } });
+        const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);
+        const one = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(path);
+        if (list && req.method === 'GET') return send(200, this.comments);
+        if (list && req.method === 'POST') {
+          const comment = {
+            id: this.nextId++,
+            body: body?.body ?? '',
+            html_url: `https://github.example/acme/app/pull/${list[1]}#issuecomment-${this.nextId}`,
+            user: this.viewer,
+          };
+          this.comments.push(comment);
+          return send(201, comment);
+        }
+        if (one && req.method === 'PATCH') {
+          const comment = this.comments.find((c) => c.id === Number(one[1]));
+          if (!comment) return send(404, { message: 'Not Found' });
+          comment.body = body?.body ?? '';
+          return send(200, comment);
+        }
+        send(404, { message: 'Not Found' });
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    if (address && typeof address === 'object') this.url = `http://127.0.0.1:${address.port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
