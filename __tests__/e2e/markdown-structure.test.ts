@@ -170,21 +170,18 @@ test('the session summary and comment, then the post step summary and the commen
   );
 });
 
-test(
-  'the post step summary of a session left running (auto-stop: false): every cell filled',
-  async () => {
-    const inputs = { ...world.api, platform: 'ios', ...FAST, 'auto-stop': 'false' };
-    const main = await runAction({ entry: 'start-device-session', inputs });
-    expect(main.exitCode).toBe(0);
-    const post = await runPost(main, { inputs });
-    const summary = structure(post.summary);
-    expect(summary.problems).toEqual([]);
-    expect(summary.tables.map((table) => table.header)).toEqual([
-      ['Session', 'Status', 'Device time', 'What the post step did'],
-    ]);
-    expect(summary.emptyCells).toEqual([]);
-  },
-);
+test('the post step summary of a session left running (auto-stop: false): every cell filled', async () => {
+  const inputs = { ...world.api, platform: 'ios', ...FAST, 'auto-stop': 'false' };
+  const main = await runAction({ entry: 'start-device-session', inputs });
+  expect(main.exitCode).toBe(0);
+  const post = await runPost(main, { inputs });
+  const summary = structure(post.summary);
+  expect(summary.problems).toEqual([]);
+  expect(summary.tables.map((table) => table.header)).toEqual([
+    ['Session', 'Status', 'Device time', 'What the post step did'],
+  ]);
+  expect(summary.emptyCells).toEqual([]);
+});
 
 test('the start-attempts summary: the Attempts part stands on its own, not in the quote above it', async () => {
   // The service's side: every session errors before it is ready.

@@ -16,11 +16,10 @@ import { isPullRequestEvent } from './event.js';
 import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from './io.js';
 import { oneLine } from '../text/plain.js';
+import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { gitHubApi, type Octokit } from './github-api.js';
 import { USER_AGENT } from './service-client.js';
 import { renderComment, type CommentReport } from './comment-body.js';
-
-const REQUEST_TIMEOUT_MS = 30_000;
 
 /** `comment: true` and the token to post the comment with. */
 interface CommentSettings {

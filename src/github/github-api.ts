@@ -11,6 +11,7 @@
  * neither loads nor parses it.
  */
 import { HttpClient } from '@actions/http-client';
+import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 
 export type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
@@ -26,7 +27,7 @@ export async function gitHubApi(
     keepAlive: true,
     allowRedirects: false,
     allowRetries: false,
-    socketTimeout: 30_000,
+    socketTimeout: REQUEST_TIMEOUT_MS,
   });
   // `request` replaces @actions/github's defaults whole: no agent, no fetch of its own is left.
   const octokit = github.getOctokit(token, { request: { fetch: fetchThrough(client) } });

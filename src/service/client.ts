@@ -17,6 +17,7 @@ import {
 } from './contract.js';
 import { ResponseFormatError } from './errors.js';
 import { ServiceHttp, type HttpSettings } from './http.js';
+import type { ZodMiniType } from 'zod/mini';
 
 export type { CreateSessionRequest, DispatchRequest } from './contract.js';
 
@@ -37,79 +38,92 @@ export class ServiceClient {
     this.http.dispose();
   }
 
-  async dispatchWorkflow(request: DispatchRequest, limits: CallLimits = {}): Promise<DispatchedRun> {
+  dispatchWorkflow(request: DispatchRequest, limits: CallLimits = {}): Promise<DispatchedRun> {
     const operation = `Dispatching workflow ${request.fileName}`;
-    const run = await this.http.request({
-      operation,
-      method: 'POST',
-      path: '/v2/workflows/dispatch',
-      body: request,
-      idempotent: false,
-      schema: dispatchedRunSchema,
-      ...limits,
-    });
-    // The id goes into every later path: a run the action cannot name is a run it cannot follow.
-    if (!isUuid(run.id)) throw answeredBadId(operation, 'run', run.id);
-    return run;
+    return this.create(operation, 'run', '/v2/workflows/dispatch', request, dispatchedRunSchema, limits);
   }
 
-  async getWorkflowRun(runId: string, limits: CallLimits = {}): Promise<WorkflowRun> {
-    const operation = `Reading workflow run ${shownId(runId)}`;
-    const run = await this.http.request({
-      operation,
-      method: 'GET',
-      path: `/v2/workflows/runs/${pathId(operation, 'workflow run', runId)}`,
-      idempotent: true,
-      notFound: NOT_VISIBLE,
-      schema: workflowRunSchema,
-      ...limits,
-    });
-    return sameId(operation, 'workflow run', runId, run);
+  getWorkflowRun(runId: string, limits: CallLimits = {}): Promise<WorkflowRun> {
+    const path = (id: string) => `/v2/workflows/runs/${id}`;
+    const call = { verb: 'Reading', what: 'workflow run', path, notFound: NOT_VISIBLE };
+    return this.byId(runId, { ...call, schema: workflowRunSchema }, limits);
   }
 
-  async createDeviceSession(request: CreateSessionRequest, limits: CallLimits = {}): Promise<DeviceSession> {
+  createDeviceSession(request: CreateSessionRequest, limits: CallLimits = {}): Promise<DeviceSession> {
     const operation = 'Creating the device session';
-    const session = await this.http.request({
-      operation,
-      method: 'POST',
-      path: '/v2/device-run-sessions',
-      body: request,
-      idempotent: false,
-      schema: deviceSessionSchema,
-      ...limits,
-    });
-    if (!isUuid(session.id)) throw answeredBadId(operation, 'session', session.id);
-    return session;
+    return this.create(operation, 'session', '/v2/device-run-sessions', request, deviceSessionSchema, limits);
   }
 
-  async getDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
-    const operation = `Reading device session ${shownId(sessionId)}`;
-    const session = await this.http.request({
-      operation,
-      method: 'GET',
-      path: `/v2/device-run-sessions/${pathId(operation, 'device session', sessionId)}`,
-      idempotent: true,
-      notFound: NOT_VISIBLE,
-      schema: deviceSessionSchema,
-      ...limits,
-    });
-    return sameId(operation, 'device session', sessionId, session);
+  getDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
+    const path = (id: string) => `/v2/device-run-sessions/${id}`;
+    const call = { verb: 'Reading', what: 'device session', path, notFound: NOT_VISIBLE };
+    return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
   }
 
   /** Stop is idempotent on the service (a terminal session is returned unchanged), so it is retried like a read. */
-  async stopDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
-    const operation = `Stopping device session ${shownId(sessionId)}`;
-    const session = await this.http.request({
+  stopDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
+    const path = (id: string) => `/v2/device-run-sessions/${id}/stop`;
+    const call = { verb: 'Stopping', what: 'device session', method: 'POST' as const, path };
+    return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
+  }
+
+  /**
+   * A POST that makes something new: not idempotent, so never retried once it may have arrived
+   * (retry.ts). The id goes into every later path: an answer the action cannot name is one it cannot follow.
+   */
+  private async create<T extends { id: string }>(
+    operation: string,
+    what: string,
+    path: string,
+    body: unknown,
+    schema: ZodMiniType<T>,
+    limits: CallLimits,
+  ): Promise<T> {
+    const answer = await this.http.request({
       operation,
       method: 'POST',
-      path: `/v2/device-run-sessions/${pathId(operation, 'device session', sessionId)}/stop`,
-      idempotent: true,
-      schema: deviceSessionSchema,
+      path,
+      body,
+      idempotent: false,
+      schema,
       ...limits,
     });
-    // An answer about another session does not confirm that this one stopped.
-    return sameId(operation, 'device session', sessionId, session);
+    if (!isUuid(answer.id)) throw answeredBadId(operation, what, answer.id);
+    return answer;
   }
+
+  /**
+   * An idempotent call about one resource by id (a read, or a stop): retried, and its answer must be
+   * about that resource: an answer about another does not confirm anything about this one.
+   */
+  private async byId<T extends { id: string }>(
+    id: string,
+    call: ByIdCall<T>,
+    limits: CallLimits,
+  ): Promise<T> {
+    const operation = `${call.verb} ${call.what} ${shownId(id)}`;
+    const answer = await this.http.request({
+      operation,
+      method: call.method ?? 'GET',
+      path: call.path(pathId(operation, call.what, id)),
+      idempotent: true,
+      notFound: call.notFound,
+      schema: call.schema,
+      ...limits,
+    });
+    return sameId(operation, call.what, id, answer);
+  }
+}
+
+interface ByIdCall<T> {
+  verb: string;
+  what: string;
+  method?: 'GET' | 'POST';
+  /** The path, given the id once it is known to be a UUID. */
+  path: (id: string) => string;
+  /** What a 404 means, when it means more than "not found". */
+  notFound?: string;
+  schema: ZodMiniType<T>;
 }
 
 /** What a 404 on a read by id means: the id is wrong, or the token's account cannot see it. */

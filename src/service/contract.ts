@@ -52,12 +52,8 @@ export const JOB_STATUSES = [
   'skipped',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export const JOB_TERMINAL = [
-  'success',
-  'failure',
-  'canceled',
-  'skipped',
-] as const satisfies readonly JobStatus[];
+/** A job ends as a run does, or skipped (a job it needs did not succeed). */
+export const JOB_TERMINAL = [...WORKFLOW_RUN_TERMINAL, 'skipped'] as const satisfies readonly JobStatus[];
 
 /** Whether a resource with this status has ended: the one reading of the terminal lists above. */
 const endsWith =

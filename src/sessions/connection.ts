@@ -26,13 +26,16 @@ interface ConnectionRow {
 
 const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
 
+/** The exported variable of the session id, which `wait-for-device-session` falls back to. */
+export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
+
 const ROWS: ConnectionRow[] = [
   {
     output: 'session-id',
     description: 'The session id.',
     value: (session) => session.id,
     env: {
-      name: 'SVC_DEVICE_SESSION_ID',
+      name: SESSION_ID_ENV,
       types: 'all',
       value: 'the session id (`start-device-session`: as soon as it exists)',
     },
@@ -118,9 +121,6 @@ const ROWS: ConnectionRow[] = [
   },
   { output: 'preview-url', description: 'serve-sim: the preview URL.', field: 'previewUrl', preview: true },
 ];
-
-/** The exported variable of the session id, which `wait-for-device-session` falls back to. */
-export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
 
 /** Output name → description, for the commands that expose a session's connection. */
 export const CONNECTION_OUTPUTS: Record<string, string> = Object.fromEntries(

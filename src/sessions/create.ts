@@ -17,18 +17,23 @@ import { maskSession } from './masking.js';
 import { deviceTime } from './accounting.js';
 import { stopAndFail, stopSession } from './stop.js';
 
+interface CreateOptions {
+  /** The sessions this step created, saved for its post step (state.ts). */
+  ledger: SessionLedger;
+  /** `export-env`: the session id goes into the job's environment as soon as it exists. */
+  exportEnv: boolean;
+  /** `auto-stop`: false leaves the session running after the job. */
+  autoStop: boolean;
+  /** When the request was sent (ms since the epoch): its deadline counts from then. */
+  sentAt: number;
+  /** 1 for the first attempt of `start-attempts`. */
+  attempt: number;
+}
+
 /** The longest a create request may take, retries included. */
 const CREATE_WITHIN_MS = 60_000;
 /** The stop that closes an errored session before another attempt. */
 const CLOSE_ERRORED_WITHIN_MS = 30_000;
-
-interface CreateOptions {
-  ledger: SessionLedger;
-  exportEnv: boolean;
-  autoStop: boolean;
-  sentAt: number;
-  attempt: number;
-}
 
 /** One create request; the session exists (state, outputs, variable) when it returns. */
 export async function createSession(

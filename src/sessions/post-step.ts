@@ -23,6 +23,7 @@ import { readPostState, restoreTransport, type PostState, type SavedSession } fr
 import { alreadyEndedMessage, deviceTime, renderPostSummary, type PostReport } from './accounting.js';
 import { logStopped, stopSession } from './stop.js';
 import { maskSession } from './masking.js';
+import { withoutFinalDots } from '../text/plain.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -119,7 +120,7 @@ function unusableState(
   if (readToken(source) === undefined) {
     const problem = readTable({ token }, source).problems.join(' ');
     return (ids, link) =>
-      `${problem.replace(/\.$/, '')}: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
+      `${withoutFinalDots(problem)}: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
   }
   return undefined;
 }

@@ -20,6 +20,7 @@
  */
 import type { ActionIO } from '../github/io.js';
 import { oneLine } from '../text/plain.js';
+import { DEFAULT_POLL_INTERVAL_MS } from '../service/poll.js';
 import { STARTUP_ENV } from '../github/startup-env.js';
 
 const STATE = {
@@ -191,7 +192,7 @@ export function readPostState(io: Pick<ActionIO, 'getState'>): PostState {
     baseUrl: text(STATE.baseUrl),
     appId: text(STATE.appId),
     autoStop: io.getState(STATE.autoStop) !== 'false',
-    pollIntervalMs: Number(io.getState(STATE.pollIntervalMs)) || 5_000,
+    pollIntervalMs: Number(io.getState(STATE.pollIntervalMs)) || DEFAULT_POLL_INTERVAL_MS,
   };
 }
 

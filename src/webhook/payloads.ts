@@ -26,39 +26,42 @@ const status = z.string().check(z.minLength(1));
 const platform = z.enum(WEBHOOK_PLATFORMS);
 const errorObject = z.looseObject({ message: z.string(), errorCode: z.string() });
 
+/** A field the payload may leave out, text when present. */
+const optionalText = z.optional(z.string());
+
 const trackingContextSchema = z.looseObject({
-  platform: z.optional(z.string()),
-  account_id: z.optional(z.string()),
+  platform: optionalText,
+  account_id: optionalText,
   dev_client: z.optional(z.boolean()),
-  project_id: z.optional(z.string()),
-  tracking_id: z.optional(z.string()),
-  project_type: z.optional(z.string()),
-  dev_client_version: z.optional(z.string()),
+  project_id: optionalText,
+  tracking_id: optionalText,
+  project_type: optionalText,
+  dev_client_version: optionalText,
 });
 
 const buildMetadataSchema = z.looseObject({
-  appName: z.optional(z.string()),
-  username: z.optional(z.string()),
-  workflow: z.optional(z.string()),
-  appVersion: z.optional(z.string()),
-  appBuildVersion: z.optional(z.string()),
-  cliVersion: z.optional(z.string()),
-  sdkVersion: z.optional(z.string()),
-  buildProfile: z.optional(z.string()),
-  distribution: z.optional(z.string()),
-  appIdentifier: z.optional(z.string()),
-  gitCommitHash: z.optional(z.string()),
-  gitCommitMessage: z.optional(z.string()),
-  runtimeVersion: z.optional(z.string()),
+  appName: optionalText,
+  username: optionalText,
+  workflow: optionalText,
+  appVersion: optionalText,
+  appBuildVersion: optionalText,
+  cliVersion: optionalText,
+  sdkVersion: optionalText,
+  buildProfile: optionalText,
+  distribution: optionalText,
+  appIdentifier: optionalText,
+  gitCommitHash: optionalText,
+  gitCommitMessage: optionalText,
+  runtimeVersion: optionalText,
   /** Conditional: builds that use an update channel. */
-  channel: z.optional(z.string()),
+  channel: optionalText,
   /** Conditional: legacy updates. */
-  releaseChannel: z.optional(z.string()),
-  reactNativeVersion: z.optional(z.string()),
+  releaseChannel: optionalText,
+  reactNativeVersion: optionalText,
   trackingContext: z.optional(trackingContextSchema),
-  credentialsSource: z.optional(z.string()),
+  credentialsSource: optionalText,
   isGitWorkingTreeDirty: z.optional(z.boolean()),
-  message: z.optional(z.string()),
+  message: optionalText,
   runFromCI: z.optional(z.boolean()),
 });
 
@@ -90,7 +93,7 @@ const buildPayloadSchema = z.looseObject({
   status,
   artifacts: z.looseObject({
     /** Conditional: successful builds. */
-    buildUrl: z.optional(z.string()),
+    buildUrl: optionalText,
     logsS3KeyPrefix: z.string(),
   }),
   metadata: buildMetadataSchema,

@@ -83,7 +83,7 @@ describe('a run of 50,000 jobs', () => {
     expect(error.length).toBeLessThan(10_000);
     expect(Buffer.byteLength(run.summary)).toBeLessThan(MIB);
     // Each entry: the job, then its error quoted as text (a fenced block inside a blockquote).
-    expect(run.summary).toMatch(/\*\*Failed jobs\*\*\n\n(- .*\n(  > .*\n)*){20}- … and 49980 more\n/);
+    expect(run.summary).toMatch(/\*\*Failed jobs\*\*\n\n(- .*\n( {2}> .*\n)*){20}- … and 49980 more\n/);
   });
 
   it('going on: a small timeout-minutes ends the step, timed out, and SIGINT ends it, interrupted', async () => {
