@@ -20,6 +20,7 @@ import type { Command, Invocation } from './commands/command.js';
 import { createClient } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest, recordingOutputs } from './github/comment.js';
+import { previewOutput } from './sessions/connection.js';
 import { saveInitialState } from './sessions/state.js';
 import { onCancel } from './github/signals.js';
 import type { ServiceClient } from './service/client.js';
@@ -82,7 +83,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     return io.info('The step was cancelled; no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { kind: comment.kind, subject: comment.subject, outputs, failed },
+    { kind: comment.kind, subject: comment.subject, outputs, failed, preview: previewOutput(outputs) },
     io,
   );
 }

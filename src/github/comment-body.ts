@@ -29,7 +29,7 @@ const KINDS = {
   'run-workflow': { heading: 'Workflow run', table: runLines },
   'wait-for-run': { heading: 'Gate', table: runLines },
   'start-device-session': { heading: 'Device session', table: sessionLines },
-} satisfies Record<string, { heading: string; table: (outputs: Record<string, string>) => string[] }>;
+} satisfies Record<string, { heading: string; table: (report: CommentReport) => string[] }>;
 
 export type CommentKind = keyof typeof KINDS;
 
@@ -41,6 +41,8 @@ export interface CommentReport {
   outputs: Record<string, string>;
   /** Whether the step failed. */
   failed: boolean;
+  /** The session's browser preview (sessions/connection.ts picks it from the outputs). */
+  preview?: string;
   /** From the post step, when the job has ended: whether the device was released, and what it did. */
   ended?: { released: boolean; what: string };
 }
@@ -63,7 +65,7 @@ export function renderComment(
   const kind = KINDS[report.kind];
   const what = `${kind.heading} ${markdownCode(report.subject, 120)}`;
   const lines = [commentMarker(report), `**svc** · ${what}: ${outcome(report)}`, ''];
-  lines.push(...kind.table(report.outputs));
+  lines.push(...kind.table(report));
   const run = githubRunUrl(env);
   if (run)
     lines.push(
@@ -90,7 +92,7 @@ function outcome(report: CommentReport): string {
 }
 
 /** The run's link and status, then its jobs by name, key and status (never their errors). */
-function runLines(outputs: Record<string, string>): string[] {
+function runLines({ outputs }: CommentReport): string[] {
   const runId = outputs['run-id'] ?? '';
   if (!runId) return [];
   const lines = ['| Run | Status |', '| --- | --- |'];
@@ -111,7 +113,7 @@ function runLines(outputs: Record<string, string>): string[] {
 }
 
 /** The session's link and status, and its browser preview. */
-function sessionLines(outputs: Record<string, string>): string[] {
+function sessionLines({ outputs, preview }: CommentReport): string[] {
   const id = outputs['session-id'] ?? '';
   if (!id) return [];
   const lines = ['| Session | Status |', '| --- | --- |'];
@@ -119,7 +121,6 @@ function sessionLines(outputs: Record<string, string>): string[] {
     `| ${markdownLink(id, outputs['session-url'])} | ${outputs.status ? status(outputs.status) : ''} |`,
     '',
   );
-  const preview = outputs['web-preview-url'] || outputs['preview-url'];
   if (preview) lines.push(`Browser preview: ${markdownLink('open', preview)}`, '');
   return lines;
 }

@@ -156,6 +156,13 @@ export function outputOfVariable(name: string): string | undefined {
   return ROWS.find((row) => row.env?.name === name)?.output;
 }
 
+/** The browser preview among a step's outputs (web preview, serve-sim preview), or undefined. */
+export function previewOutput(outputs: Readonly<Record<string, string>>): string | undefined {
+  return ROWS.filter((row) => row.preview)
+    .map((row) => outputs[row.output])
+    .find((value) => value);
+}
+
 /** The session's browser preview (web preview, serve-sim preview), or undefined. */
 export function previewUrl(remoteConfig: unknown): string | undefined {
   if (typeof remoteConfig !== 'object' || remoteConfig === null) return undefined;
