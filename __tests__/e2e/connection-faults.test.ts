@@ -1,6 +1,6 @@
 /**
  * Faults of the connection and of the answer, through the built bundles (issue 25 items 1 and 6,
- * issue 24 item 6): a TLS handshake that failed sent nothing, and the step says so in words, never
+ * issue 24 item 6): a TLS handshake that failed, a refused connection or a host name that does not resolve sent nothing, and the step says so in words, never
  * "check the dashboard"; a 404 that is not the service's says the base URL is probably wrong; a
  * service string with line breaks or escape sequences reaches the log as one line.
  */
@@ -149,6 +149,56 @@ describe('a TLS failure sent nothing, and the step says so in words', () => {
       }
     },
   );
+});
+
+/** A loopback port where nothing listens (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createHttpServer();
+  const port = await listen(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('a connection that failed before anything was sent says so, and is not "check the dashboard"', () => {
+  it('wait-for-run on a port where nothing listens: refused, retried, then said in words', async () => {
+    const port = await closedPort();
+    const run = await runStep('wait-for-run', {
+      inputs: {
+        ...world.api,
+        'base-url': `http://127.0.0.1:${port}`,
+        'run-id': ID,
+        'poll-interval-seconds': '0.1',
+      },
+    });
+    expect(run.exitCode).toBe(1);
+    const errors = errorLines(run.stdout);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(
+      `nothing was sent: could not reach 127.0.0.1:${port}; the connection was refused`,
+    );
+    expect(errors[0]).not.toMatch(/dashboard|may have processed/);
+    // Not lasting: a service that is restarting may listen again, so the read was tried again.
+    expect(renderLog(run.stdout)).toContain('retrying');
+  });
+
+  it('start-device-session on a host name that does not resolve: DNS named, no lost session in the post step', async () => {
+    const inputs = {
+      ...world.api,
+      'base-url': 'https://svc.invalid',
+      platform: 'ios',
+      'poll-interval-seconds': '0.1',
+    };
+    const main = await runStep('start-device-session', { inputs });
+    expect(main.exitCode).toBe(1);
+    const errors = errorLines(main.stdout);
+    expect(errors[0]).toMatch(/^::error::Creating the device session failed\b/);
+    expect(errors[0]).toContain('nothing was sent: could not reach svc.invalid');
+    expect(errors[0]).toMatch(/the host name (does not resolve|could not be resolved for now) \(DNS\)/);
+    expect(main.stdout).not.toMatch(/dashboard|may have processed/);
+    const post = await runStepPost('start-device-session', main, { inputs });
+    expect(post.exitCode).toBe(0);
+    expect(renderLog(post.stdout)).not.toMatch(/may be running|dashboard/);
+  });
 });
 
 /** A stand-in for the service that answers every request with `answer`, and records what it got. */
