@@ -1,7 +1,7 @@
 /**
  * Faults of the connection and of the answer, through the built bundles (issue 25 items 1 and 6,
- * issue 24 item 6): a TLS handshake that failed, a refused connection or a host name that does not resolve sent nothing, and the step says so in words, never
- * "check the dashboard"; a 404 that is not the service's says the base URL is probably wrong; a
+ * issue 24 item 6): a TLS handshake that failed, a refused connection or a host name that does not
+ * resolve sent nothing, and the step says so in words, never "check the dashboard"; a 404 that is not the service's says the base URL is probably wrong; a
  * service string with line breaks or escape sequences reaches the log as one line.
  */
 import { execFileSync } from 'node:child_process';
