@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAction, runPost } from '../harness/run-action.js';
-import { createWorld, until, type World } from '../harness/world.js';
+import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
 import { GATE, RELEASE } from '../harness/workflows.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
@@ -40,11 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   world.sim.reset();
   github.comments.length = 0;
 });

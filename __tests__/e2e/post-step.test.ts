@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
-import { createWorld, until, type World } from '../harness/world.js';
+import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
 import { lastSavedSession, savedSessions } from '../harness/session-state.js';
 
 let world: World;
@@ -20,11 +20,7 @@ afterAll(async () => {
 afterEach(async () => {
   // Whatever a test left running (on purpose) is stopped here, then checked.
   world.sim.clearFaults();
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   expect(world.sim.activeSessions()).toEqual([]);
   world.sim.reset();
 });

@@ -5,7 +5,7 @@
  * whenever a session carries them, and a post step that says only what it knows.
  */
 import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, stopLeftSessions, type World } from '../harness/world.js';
 import { savedSessions } from '../harness/session-state.js';
 
 let world: World;
@@ -15,11 +15,7 @@ beforeAll(async () => {
 afterAll(() => world.sim.close());
 afterEach(async () => {
   world.sim.clearFaults();
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   world.sim.reset();
 });
 

@@ -58,6 +58,18 @@ export async function createWorld(
   };
 }
 
+/**
+ * Stops, through the service's own stop route, every session a test left running (on purpose:
+ * `auto-stop: false`, a post step the test did not run), so the next test starts with none.
+ */
+export async function stopLeftSessions(world: World): Promise<void> {
+  for (const session of world.sim.activeSessions())
+    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${world.token}` },
+    });
+}
+
 /** Waits until `check` returns a value (polling the in-process simulator), or throws after `ms`. */
 export async function until<T>(check: () => T | undefined | false, ms = 10_000): Promise<T> {
   const started = Date.now();

@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderLog, runAction, runPost } from '../../harness/run-action.js';
-import { createWorld, type World } from '../../harness/world.js';
+import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
 import { FakeGitHub } from '../../harness/fake-github.js';
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
@@ -52,11 +52,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   world.sim.reset();
   atDecoy.length = 0;
   github.requests.length = 0;

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderLog, runAction, runPost, runStep, runStepPost } from '../../harness/run-action.js';
-import { createWorld, type World } from '../../harness/world.js';
+import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
 
 let world: World;
 let decoy: Server;
@@ -29,11 +29,7 @@ afterAll(async () => {
   await world.sim.close();
 });
 afterEach(async () => {
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   world.sim.reset();
   atDecoy.length = 0;
 });
