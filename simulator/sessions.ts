@@ -20,7 +20,7 @@ import {
 } from '../src/service/contract.js';
 import type { Project } from './accounts.js';
 import { nextTimestamp, type TimerHandle, type Timers } from './clock.js';
-import { controllerUrls } from './controllers/common.js';
+import { controllerUrls } from './controllers/paths.js';
 import { notFound } from './errors.js';
 import type { SessionRequest } from './session-request.js';
 

@@ -1,4 +1,11 @@
-/** Parsing of `.eas/workflows/*.yml` files and validation of dispatch `inputs` against their schema. */
+/**
+ * Parsing of `.eas/workflows/*.yml` files and validation of dispatch `inputs` against their schema.
+ *
+ * Independent of the action's own reading (src/runs/workflow-file.ts and workflow-rules.ts) on
+ * purpose: the simulator stands for the service, and the action's check before a dispatch is tested
+ * against it. A reading shared by both would make a misreading agree with itself, and the tests
+ * would pass on a check the real service contradicts. Each follows the service's interface.
+ */
 import { parse } from 'yaml';
 import { ApiError } from './errors.js';
 

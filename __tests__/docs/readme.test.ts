@@ -15,9 +15,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
-import { ACTION_REPOSITORY, repositoryRoot } from '../../scripts/generate/main.js';
+import { ROOT as root } from '../harness/runner.js';
 
-const root = repositoryRoot();
+/** `owner/name` as users write it in `uses:`, from package.json's `repository` (as the generator reads it). */
+const ACTION_REPOSITORY = new URL(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } }).repository
+    .url,
+).pathname.replace(/^\/|\.git$/g, '');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
 const selfTest = read('.github/workflows/self-test.yml');
 

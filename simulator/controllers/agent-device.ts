@@ -23,7 +23,6 @@ import type { ApiResponse, RequestContext, Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
 import {
   bearerToken,
-  controllerPattern,
   CONTROLLER_HEADERS,
   credentialsMatch,
   isObject,
@@ -32,6 +31,7 @@ import {
   SCREENSHOT_PNG,
   type LiveSession,
 } from './common.js';
+import { controllerPattern } from './paths.js';
 
 /** What `/health` reports when the session did not ask for a package version. */
 export const AGENT_DEVICE_DEFAULT_VERSION = '0.21.5';

@@ -19,7 +19,6 @@ import { randomUUID } from 'node:crypto';
 import type { ApiResponse, RequestContext, Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
 import {
-  controllerPattern,
   CONTROLLER_HEADERS,
   isObject,
   openGate,
@@ -28,6 +27,7 @@ import {
   type DeviceIdentity,
   type LiveSession,
 } from './common.js';
+import { controllerPattern } from './paths.js';
 
 export const APPIUM_VERSION = '2.19.0';
 

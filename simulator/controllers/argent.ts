@@ -16,7 +16,6 @@ import type { ApiResponse, RequestContext, Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
 import {
   bearerToken,
-  controllerPattern,
   CONTROLLER_HEADERS,
   credentialsMatch,
   isObject,
@@ -24,6 +23,7 @@ import {
   SCREENSHOT_PNG,
   type LiveSession,
 } from './common.js';
+import { controllerPattern } from './paths.js';
 
 interface Tool {
   name: string;

@@ -4,30 +4,13 @@
  * token check, the simulated device, and a 1x1 PNG for every screenshot.
  *
  * Every controller lives on the simulator's own HTTP server under `/_devices/<sessionId>/<controller>`;
- * `remoteConfigFor` in sessions.ts builds the URLs it hands out with `controllerUrls`.
+ * `remoteConfigFor` in sessions.ts builds the URLs it hands out with `controllerUrls` (paths.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SESSION_TERMINAL } from '../../src/service/contract.js';
 import { isUuid } from '../../src/service/contract.js';
 import type { DeviceSession, RemoteConfig, SessionManager } from '../sessions.js';
-
-export const DEVICES_PATH = '/_devices';
-
-/** The URLs of one session's controllers and browser preview (only some are handed out per type). */
-export function controllerUrls(baseUrl: string, sessionId: string) {
-  const base = `${baseUrl}${DEVICES_PATH}/${sessionId}`;
-  return {
-    agentDevice: `${base}/agent-device`,
-    argent: `${base}/argent`,
-    appium: `${base}/appium`,
-    preview: `${base}/preview`,
-  };
-}
-
-/** A route pattern for one controller: group 1 is the session id, group 2 the rest of the path ('' or '/...'). */
-export const controllerPattern = (name: string): RegExp =>
-  new RegExp(`^${DEVICES_PATH}/([^/]+)/${name}(/.*|)$`);
 
 export type ControllerKind = 'agent-device' | 'appium' | 'argent' | 'preview';
 

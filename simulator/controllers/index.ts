@@ -15,7 +15,7 @@ import { appiumRoutes } from './appium.js';
 import { argentRoutes } from './argent.js';
 import { previewRoutes } from './preview.js';
 
-export { controllerUrls, DEVICES_PATH } from './common.js';
+export { controllerUrls, DEVICES_PATH } from './paths.js';
 
 export function controllerRoutes({ sessions }: { sessions: SessionManager }): Route[] {
   return [

@@ -8,7 +8,8 @@
  */
 import type { ApiResponse, RequestContext, Route } from '../server.js';
 import type { DeviceSession, SessionManager } from '../sessions.js';
-import { DEVICES_PATH, openGate, type DeviceIdentity } from './common.js';
+import { openGate, type DeviceIdentity } from './common.js';
+import { DEVICES_PATH } from './paths.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

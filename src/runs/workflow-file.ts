@@ -13,6 +13,10 @@
  * The file is a pull request author's text: its work is bounded by its size (1 MiB) and its nodes,
  * and it is parsed without checking for duplicate keys (quadratic in the keys of a mapping, and the
  * service's to judge).
+ *
+ * Independent of the simulator's reading (simulator/workflow-file.ts) on purpose: the simulator
+ * stands for the service this check is tested against, and a shared reading would make a misreading
+ * agree with itself.
  */
 import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';

@@ -33,7 +33,8 @@
  */
 import { MemoryRepo } from '../../../simulator/index.js';
 import { FAULT_KINDS } from './faults.js';
-import { runLifecycle, type LifecycleResult } from './lifecycle.js';
+import { runLifecycle } from './lifecycle.js';
+import type { LifecycleResult } from './judge.js';
 import { planLifecycle } from './plan.js';
 import { WORKFLOWS } from './scenarios.js';
 

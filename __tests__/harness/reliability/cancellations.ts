@@ -4,7 +4,7 @@
  */
 import { DEFAULT_RETRY_POLICY } from '../../../src/service/retry.js';
 import { buildFault, MATCHERS, type PlannedFault } from './faults.js';
-import type { LifecyclePlan, PartialPlan, SessionScenario } from './plan.js';
+import type { LifecyclePlan, PartialPlan, SessionScenario } from './plan-types.js';
 import type { Rng } from './random.js';
 import { sessionInputs } from './scenarios.js';
 import { PRODUCTION_REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timings.js';

@@ -2,7 +2,7 @@
 import type { Simulator } from '../../../simulator/index.js';
 import { SESSION_TERMINAL } from '../../../src/service/contract.js';
 import type { ActionRun } from '../runner.js';
-import type { LifecycleResult } from './lifecycle.js';
+import type { LifecyclePlan } from './plan-types.js';
 import { lastSavedSession } from '../session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
@@ -15,6 +15,34 @@ const isTerminal = (status: string): status is Terminal =>
 
 function errorLines(run: ActionRun): string[] {
   return run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+}
+
+/** One lifecycle as it ran, and what the judge found. */
+export interface LifecycleResult {
+  plan: LifecyclePlan;
+  main?: ActionRun;
+  post?: ActionRun;
+  /** The signal reached the main step while it was still running. */
+  signalled: boolean;
+  /** The signal reached the post step while it was still stopping the session. */
+  postSignalled: boolean;
+  correct: boolean;
+  problems: string[];
+  leaked: number;
+  /** Sessions whose id the action never learned, and the post step warned may exist (expected). */
+  lostCreates: number;
+  refusedStops: number;
+  /** Post steps a signal reached: the session ended stopped / the post step failed naming it. */
+  postSignalStopped: number;
+  postSignalReported: number;
+  /** Observations, not failures: see renderTable. */
+  cancelledPostWithoutAnnotation: number;
+  needlessWarnings: number;
+  duplicates: number;
+  hung: number;
+  stackTraces: number;
+  runs: number;
+  sessions: number;
 }
 
 /**

@@ -5,40 +5,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../../simulator/index.js';
 import type { MemoryRepo } from '../../../simulator/index.js';
-import { runAction, runPost, type ActionRun } from '../runner.js';
-import { judge } from './judge.js';
-import type { LifecyclePlan } from './plan.js';
+import { runAction, runPost } from '../runner.js';
+import { judge, type LifecycleResult } from './judge.js';
+import type { LifecyclePlan } from './plan-types.js';
 import { afterArrival, escalate } from './runner-signals.js';
 import { setUpScenario } from './scenarios.js';
 import { POST_ESCALATION, POST_GRACE_MS, RUNNER_ESCALATION } from './timings.js';
 import { lastSavedSession } from '../session-state.js';
-
-export interface LifecycleResult {
-  plan: LifecyclePlan;
-  main?: ActionRun;
-  post?: ActionRun;
-  /** The signal reached the main step while it was still running. */
-  signalled: boolean;
-  /** The signal reached the post step while it was still stopping the session. */
-  postSignalled: boolean;
-  correct: boolean;
-  problems: string[];
-  leaked: number;
-  /** Sessions whose id the action never learned, and the post step warned may exist (expected). */
-  lostCreates: number;
-  refusedStops: number;
-  /** Post steps a signal reached: the session ended stopped / the post step failed naming it. */
-  postSignalStopped: number;
-  postSignalReported: number;
-  /** Observations, not failures: see renderTable. */
-  cancelledPostWithoutAnnotation: number;
-  needlessWarnings: number;
-  duplicates: number;
-  hung: number;
-  stackTraces: number;
-  runs: number;
-  sessions: number;
-}
 
 /** Runs one planned lifecycle against a simulator of its own and judges it. */
 export async function runLifecycle(plan: LifecyclePlan, repo: MemoryRepo): Promise<LifecycleResult> {

@@ -16,7 +16,7 @@ import type {
   RunScenario,
   SessionScenario,
   SignalPlan,
-} from './plan.js';
+} from './plan-types.js';
 import type { Rng } from './random.js';
 import { REQUEST_TIMEOUT_MS } from './timings.js';
 
