@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.dist-staging-*/', 'build/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', '.dist-staging-*/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,5 +26,17 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: { 'no-console': 'error' },
+  },
+  // Type-aware rules, on every TypeScript file with its own tsconfig (src/ has one without Jest):
+  // a promise nobody awaits loses its error and its ordering, and an async function where a
+  // callback's result is ignored (an event listener, a timer) is a promise nobody awaits.
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
   },
 );

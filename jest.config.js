@@ -34,6 +34,8 @@ export default {
     ],
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
+  // Rebuilds dist/ first when src/ changed: the end-to-end tests never run a stale bundle.
+  globalSetup: '<rootDir>/__tests__/harness/fresh-bundles.mjs',
   // Three files at a time on two cores (Jest's default there is one): the end-to-end files spend
   // most of their time waiting on the bundles they spawn and on the simulator's timers, not in Jest.
   maxWorkers: 3,

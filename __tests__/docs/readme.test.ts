@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT as root } from '../harness/runner.js';
+import { USER_AGENT } from '../../src/github/service-client.js';
 
 /** `owner/name` as users write it in `uses:`, from package.json's `repository` (as the generator reads it). */
 const ACTION_REPOSITORY = new URL(
@@ -399,3 +400,32 @@ describe('the self-test workflow', () => {
     for (const command of COMMANDS) expect(used).toContain(`./${command}`);
   });
 });
+
+test("one version number: package.json's major is the `@vN` of every usage and the user agent's version", () => {
+  const { version } = JSON.parse(read('package.json')) as { version: string };
+  const major = version.split('.')[0];
+  expect(USER_AGENT).toBe(`svc-github-action/${major}`);
+  const uses = [...read('README.md').matchAll(/uses: svc-actions\/svc-action[\w/-]*@(v\d+)\b/g)].map(
+    (m) => m[1],
+  );
+  expect(uses.length).toBeGreaterThan(0);
+  expect(new Set(uses)).toEqual(new Set([`v${major}`]));
+});
+
+test('every `npm run <script>` the documents name is a script of package.json', () => {
+  const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+  const documents = ['README.md', 'CONTRIBUTING.md', ...COMMANDS.map((command) => `${command}/README.md`)];
+  const named = documents.flatMap((document) =>
+    // Outside the recipes' YAML: there `npm run` is the user's project, not this one.
+    [...outsideYaml(read(document)).matchAll(/npm run (?:-s )?([\w:-]+)/g)].map((match) => ({
+      document,
+      script: match[1],
+    })),
+  );
+  expect(named.length).toBeGreaterThan(5);
+  expect(named.filter(({ script }) => !(script in scripts))).toEqual([]);
+});
+
+function outsideYaml(markdown: string): string {
+  return markdown.replace(/```ya?ml\n[\s\S]*?```/g, '');
+}

