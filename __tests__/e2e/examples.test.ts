@@ -10,12 +10,15 @@
  * left out of the comparison, but kept in the files.
  */
 import { UUID } from '../../src/service/contract.js';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { COMMANDS } from '../../src/commands/index.js';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { renderLog, runAction, ROOT, type ActionRun } from '../harness/run-action.js';
 import { createWorld, until, type World } from '../harness/world.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
+import { startReceiver } from '../harness/webhook-receiver.js';
 
 const DIR = join(ROOT, 'docs', 'examples');
 const UPDATE = process.env.UPDATE_EXAMPLES === '1';
@@ -44,6 +47,8 @@ interface Example {
   inputs: Record<string, string>;
   /** Sets the simulator up before the step starts. */
   arrange?: (world: World) => void;
+  /** What the step works on, made by an earlier step (a run, a session, a delivery): more inputs. */
+  prepare?: (world: World) => Promise<Record<string, string>>;
   /** Acts on the running step (a signal, a cancel) once `ready` holds. */
   interrupt?: { ready: (world: World) => boolean; act: (child: ChildProcess, world: World) => void };
   exitCode: number;
@@ -126,6 +131,14 @@ const EXAMPLES: Example[] = [
     exitCode: 0,
   },
   {
+    file: 'wait-for-run-succeeded.md',
+    title: 'wait-for-run: a run dispatched earlier succeeds',
+    entry: 'wait-for-run',
+    inputs: { ...FAST },
+    prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
+    exitCode: 0,
+  },
+  {
     file: 'session-ready.md',
     title: 'start-device-session: the session is ready',
     entry: 'start-device-session',
@@ -157,14 +170,94 @@ const EXAMPLES: Example[] = [
     interrupt: { ready: (w) => w.sim.sessions().length > 0, act: (child) => child.kill('SIGINT') },
     exitCode: 1,
   },
+  {
+    file: 'wait-for-device-session-ready.md',
+    title: 'wait-for-device-session: a session started earlier (wait: false) becomes ready',
+    entry: 'wait-for-device-session',
+    inputs: { ...FAST },
+    prepare: async (w) => ({ 'session-id': await startedSession(w, { wait: 'false' }) }),
+    exitCode: 0,
+  },
+  {
+    file: 'stop-device-session-stopped.md',
+    title: 'stop-device-session: a ready session is stopped',
+    entry: 'stop-device-session',
+    inputs: { ...FAST },
+    prepare: async (w) => ({ 'session-id': await startedSession(w, {}) }),
+    exitCode: 0,
+  },
+  {
+    file: 'verify-webhook-accepted.md',
+    title: "verify-webhook: a build's delivery, signed by the service, is accepted",
+    entry: 'verify-webhook',
+    inputs: { 'webhook-secret': '${{ secrets.SVC_WEBHOOK_SECRET }}' },
+    prepare: delivered,
+    exitCode: 0,
+  },
 ];
+
+/** A run of e2e.yml dispatched by an earlier run-workflow step with `wait: false`: its id. */
+async function dispatched(w: World): Promise<string> {
+  const step = await runAction({
+    entry: 'run-workflow',
+    inputs: { ...w.api, workflow: 'e2e.yml', 'git-ref': 'main', wait: 'false' },
+  });
+  return step.outputs['run-id'];
+}
+
+/** A session started by an earlier start-device-session step (its post step not run yet): its id. */
+async function startedSession(w: World, inputs: Record<string, string>): Promise<string> {
+  const step = await runAction({
+    entry: 'start-device-session',
+    inputs: { ...w.api, ...session(), ...inputs },
+  });
+  return step.outputs['session-id'];
+}
+
+const WEBHOOK_SECRET = 'an-example-webhook-secret-0123456789';
+
+/**
+ * The delivery of a build's webhook, as a relay writes it for the workflow: the body in a file of the
+ * workspace and the `svc-signature` header. The simulator signs and sends it when e2e.yml's builds end.
+ */
+async function delivered(w: World): Promise<Record<string, string>> {
+  const receiver = await startReceiver(() => 200);
+  try {
+    w.sim.webhooks.add({
+      projectId: w.project.id,
+      event: 'BUILD',
+      url: `${receiver.url}/build`,
+      secret: WEBHOOK_SECRET,
+    });
+    await dispatched(w);
+    // e2e.yml builds for both platforms: the iOS build's delivery, whichever comes first.
+    const delivery = await until(() =>
+      receiver
+        .on('/build')
+        .find((each) => (JSON.parse(each.body.toString()) as { platform?: string }).platform === 'ios'),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'svc-action-run-'));
+    writeFileSync(join(dir, 'build.json'), delivery.body);
+    return {
+      signature: String(delivery.headers['svc-signature']),
+      'payload-file': join(dir, 'build.json'),
+      __secret: WEBHOOK_SECRET,
+    };
+  } finally {
+    await receiver.close();
+  }
+}
 
 async function show(example: Example): Promise<{ result: ActionRun; text: string }> {
   example.arrange?.(world);
+  const { __secret: secret, ...prepared } = (await example.prepare?.(world)) ?? {};
+  const shown = { ...example.inputs, ...prepared };
+  // The example shows the secret as a workflow writes it; the step gets its value.
+  const given = secret ? { ...shown, 'webhook-secret': secret } : shown;
   let child: ChildProcess | undefined;
   const running = runAction({
     entry: example.entry,
-    inputs: { ...world.api, ...example.inputs },
+    inputs: { ...(example.entry === 'verify-webhook' ? {} : world.api), ...given },
     onSpawn: (spawned) => (child = spawned),
   });
   if (example.interrupt) {
@@ -180,7 +273,7 @@ async function show(example: Example): Promise<{ result: ActionRun; text: string
       method: 'POST',
       headers: { Authorization: `Bearer ${world.token}` },
     });
-  const inputs = Object.entries(example.inputs).map(([name, value]) => `    ${name}: ${value}`);
+  const inputs = Object.entries(shown).map(([name, value]) => `    ${name}: ${value}`);
   const text = [
     `# ${example.title}`,
     '',
@@ -229,16 +322,21 @@ function stable(text: string): string {
       // The step's working directory (the harness's temporary one) as a runner's workspace.
       .replace(/[^\s`]*svc-action-run-[A-Za-z0-9]+/g, '/home/runner/work/app/app')
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '2026-11-22T09:30:00.000Z')
+      .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/g, '2026-11-22 09:30:00 UTC')
   );
 }
 
-/** The comparison leaves out what depends on timing: elapsed times and the progress lines themselves. */
+/** The comparison leaves out what depends on timing: elapsed times, sizes of timed payloads, progress lines. */
 function comparable(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => !/^\[\d/.test(line) && !/^Received SIG/.test(line))
-    .join('\n')
-    .replace(/\b(\d+h\d{2}m|\d+m\d{2}s|\d+s)\b/g, '<t>');
+  return (
+    text
+      .split('\n')
+      .filter((line) => !/^\[\d/.test(line) && !/^Received SIG/.test(line))
+      .join('\n')
+      .replace(/\b(\d+h\d{2}m|\d+m\d{2}s|\d+s)\b/g, '<t>')
+      // A delivery's size: its timings' digits vary from run to run.
+      .replace(/\(\d+ bytes\)/g, '(<n> bytes)')
+  );
 }
 
 describe('docs/examples: what the step shows for each outcome', () => {
@@ -257,6 +355,12 @@ describe('docs/examples: what the step shows for each outcome', () => {
       '',
     ].join('\n');
     writeFileSync(join(DIR, 'README.md'), index);
+  });
+
+  test('every command has an example', () => {
+    expect([...new Set(EXAMPLES.map((example) => example.entry))].sort()).toEqual(
+      Object.keys(COMMANDS).sort(),
+    );
   });
 
   test.each(EXAMPLES)('$file', async (example) => {

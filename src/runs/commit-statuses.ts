@@ -129,27 +129,22 @@ export class RunStatuses {
   }
 }
 
+/** Each status of a run or a job the spec lists, as a commit status and its description. */
+const STATES: Record<string, [StatusState, string]> = {
+  new: ['pending', 'Queued'],
+  'in-progress': ['pending', 'Running'],
+  'action-required': ['pending', 'Waiting for approval'],
+  'pending-cancel': ['pending', 'Being canceled'],
+  success: ['success', 'Succeeded'],
+  failure: ['failure', 'Failed'],
+  canceled: ['error', 'Canceled'],
+};
+
 function runState(status: string): [StatusState, string] {
-  switch (status) {
-    case 'new':
-      return ['pending', 'Queued'];
-    case 'in-progress':
-      return ['pending', 'Running'];
-    case 'action-required':
-      return ['pending', 'Waiting for approval'];
-    case 'success':
-      return ['success', 'Succeeded'];
-    case 'failure':
-      return ['failure', 'Failed'];
-    case 'canceled':
-      return ['error', 'Canceled'];
-    default:
-      return ['pending', 'In a status this action does not know; still followed'];
-  }
+  return STATES[status] ?? ['pending', 'In a status this action does not know; still followed'];
 }
 
 function jobState(job: WorkflowJob, jobs: readonly WorkflowJob[]): [StatusState, string] {
-  if (job.status === 'pending-cancel') return ['pending', 'Being canceled'];
   if (job.status !== 'skipped') return runState(job.status);
   // The spec's skipped: a job it needs did not succeed. Named by key (a workflow file's word).
   const needed = (job.requiredJobKeys ?? [])
