@@ -49,7 +49,9 @@ export const runWorkflow = defineCommand({
     },
     'dry-run': {
       description:
-        '`true`: make every check that needs no dispatch (the inputs; with a checkout of the commit, the workflow file, `inputs` and `jobs` against it), then stop with outcome `dry-run`: nothing is dispatched.',
+        '`true`: make every check that needs no dispatch (the inputs; ' +
+        'with a checkout of the commit, the workflow file, `inputs` and `jobs` against it), then stop with outcome `dry-run`: ' +
+        'nothing is dispatched.',
       default: 'false',
       parse: parse.boolean,
     },

@@ -49,7 +49,10 @@ const inputs = {
     parse: parse.oneOf(PLATFORMS),
   },
   name: {
-    description: `Session name, up to ${LIMITS.nameLength} characters. Default: built from the GitHub context as repository · workflow #run.attempt · job, such as \`acme/app · CI #42.1 · e2e\` (matrix values are not in it: put them in \`name\` yourself); none outside a runner.`,
+    description:
+      `Session name, up to ${LIMITS.nameLength} characters. ` +
+      `Default: built from the GitHub context as repository · workflow #run.attempt · job, such as \`acme/app · CI #42.1 · e2e\` (matrix values are not in it: ` +
+      `put them in \`name\` yourself); none outside a runner.`,
     fallback: (source) => defaultSessionName(source.env),
     parse: parse.text(LIMITS.nameLength),
   },
@@ -107,7 +110,11 @@ const inputs = {
     parse: parse.boolean,
   },
   'start-attempts': {
-    description: `How many sessions to create in all, 1 to ${MAX_START_ATTEMPTS}, when one ends \`errored\` before it is ready: that session is stopped and another created, each waited for up to \`timeout-minutes\`. A timeout, a cancellation or a failed create never starts another. Needs \`wait: true\`.`,
+    description:
+      `How many sessions to create in all, 1 to ${MAX_START_ATTEMPTS}, when one ends \`errored\` before it is ready: ` +
+      `that session is stopped and another created, each waited for up to \`timeout-minutes\`. ` +
+      `A timeout, a cancellation or a failed create never starts another. ` +
+      `Needs \`wait: true\`.`,
     default: '1',
     parse: parse.integer(1, MAX_START_ATTEMPTS),
   },
@@ -127,7 +134,9 @@ type StartValues = Values<typeof inputs>;
 
 export const startDeviceSession = defineCommand({
   description:
-    'Create a remote iOS or Android device session and (unless `wait: false`) wait until it is ready; expose its connection as masked outputs and environment variables. The post step stops it when the job ends.',
+    'Create a remote iOS or Android device session and (unless `wait: ' +
+    'false`) wait until it is ready; expose its connection as masked outputs and environment variables. ' +
+    'The post step stops it when the job ends.',
   inputs,
   outputs: {
     ...CONNECTION_OUTPUTS,

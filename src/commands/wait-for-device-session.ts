@@ -8,7 +8,9 @@ import { hostOf } from '../github/context.js';
 
 export const waitForDeviceSession = defineCommand({
   description:
-    'Wait until a device session started earlier (with `wait: false`) is ready and expose its connection like `start-device-session`; a timeout, the session ending or a cancellation stops it and fails the step.',
+    'Wait until a device session started earlier (with `wait: ' +
+    'false`) is ready and expose its connection like `start-device-session`; ' +
+    'a timeout, the session ending or a cancellation stops it and fails the step.',
   inputs: {
     token,
     'base-url': baseUrl,

@@ -22,7 +22,10 @@ export const waitForRun = defineCommand({
     },
     'expected-commit': {
       description:
-        "The commit the run must be of (a SHA, or its first 7 or more hexadecimal digits): a run of another commit fails the step on the first read, so a gate cannot pass on a run of other code. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). `''` accepts a run of any commit.",
+        'The commit the run must be of (a SHA, or its first 7 or more hexadecimal digits): ' +
+        'a run of another commit fails the step on the first read, so a gate cannot pass on a run of other code. ' +
+        "Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). " +
+        "`''` accepts a run of any commit.",
       runnerDefault: EVENT_COMMIT_EXPRESSION,
       // Outside the runner (the input not passed at all) the same default, computed.
       fallback: eventCommit,

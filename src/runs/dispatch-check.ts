@@ -63,7 +63,9 @@ export async function checkBeforeDispatch(
   } else said.push(`The workflow file was not checked: ${check.skipped ?? 'unknown'}.`);
   if (check.uncheckedJobs) {
     // Once, here: the run's jobs are checked on every read, and only this step knows why it could not be earlier.
-    const unchecked = `\`jobs\` (${check.uncheckedJobs.selectors.map((selector) => oneLine(selector, 80)).join(', ')}) could not be checked before the dispatch: ${check.uncheckedJobs.why}. ${plan['dry-run'] ? 'A dry run cannot check it otherwise' : "It is checked against the run's jobs once the run is read"}${check.commit ? '' : `; a checkout of the commit git-ref names (actions/checkout with \`ref: ${oneLine(plan['git-ref'], 100)}\`) before this step lets it be checked before the dispatch`}.`;
+    const unchecked =
+      `\`jobs\` (${check.uncheckedJobs.selectors.map((selector) => oneLine(selector, 80)).join(', ')}) could not be checked before the dispatch: ` +
+      `${check.uncheckedJobs.why}. ${plan['dry-run'] ? 'A dry run cannot check it otherwise' : "It is checked against the run's jobs once the run is read"}${check.commit ? '' : `; a checkout of the commit git-ref names (actions/checkout with \`ref: ${oneLine(plan['git-ref'], 100)}\`) before this step lets it be checked before the dispatch`}.`;
     io.info(unchecked);
     said.push(unchecked);
   }

@@ -137,7 +137,9 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   if (!(error instanceof Error)) return error;
   if (!exists && error instanceof ServiceError && error.status === 404)
     return new ActionFailure(
-      `Workflow run ${followed.runId} was not found (404): it does not exist, or this token cannot see it (a run of another project or account). Check \`run-id\` and the token.${error.serviceMessage ? ` The service said: ${error.serviceMessage}` : ''}${error.baseUrlAdvice ? ` ${error.baseUrlAdvice}` : ''}`,
+      `Workflow run ${followed.runId} was not found (404): ` +
+        `it does not exist, or this token cannot see it (a run of another project or account). ` +
+        `Check \`run-id\` and the token.${error.serviceMessage ? ` The service said: ${error.serviceMessage}` : ''}${error.baseUrlAdvice ? ` ${error.baseUrlAdvice}` : ''}`,
     );
   if (!exists) return error;
   const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;

@@ -78,7 +78,8 @@ export const FOLLOW_INPUTS = {
 const OUTCOME_MEANINGS: Record<Outcome, string> = {
   success: 'the run succeeded; with `jobs`, every selected job did',
   failure:
-    'the run failed; with `jobs`, a selected job failed or was skipped, or a key or type is not in the run; or the step failed for any other reason: invalid inputs, a refused request, a run that cannot be read, a run of another commit',
+    'the run failed; with `jobs`, a selected job failed or was skipped, or a key or type is not in the run; ' +
+    'or the step failed for any other reason: invalid inputs, a refused request, a run that cannot be read, a run of another commit',
   canceled: 'the run was canceled; with `jobs`, a selected job was canceled and none failed',
   'timed-out': '`timeout-minutes` reached, the run goes on',
   interrupted: 'the step itself was cancelled, the run goes on',

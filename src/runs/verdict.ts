@@ -55,7 +55,10 @@ export function judge(
   if (run && ofCommit(run, followed.expectedCommit) === 'other')
     return fail(
       'failure',
-      `Workflow run ${id} is a run of commit ${oneLine(run.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): a run of another commit cannot gate this one. Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ''\` to accept a run of any commit.${link}`,
+      `Workflow run ${id} is a run of commit ${oneLine(run.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): ` +
+        `a run of another commit cannot gate this one. ` +
+        `Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ` +
+        `''\` to accept a run of any commit.${link}`,
       'wrong-commit',
     );
   if (outcome.kind === 'timeout') {
@@ -63,14 +66,17 @@ export function judge(
       run?.status === 'action-required' ? ' (it waits for a manual action, such as an approval)' : '';
     return fail(
       'timed-out',
-      `Workflow run ${id} did not ${followed.jobs ? 'finish the listed jobs' : 'finish'} within timeout-minutes (${followed.api.timeoutMs / 60_000}); last status: ${oneLine(run?.status ?? 'unknown', 40)}${waiting}. The run goes on.${link}`,
+      `Workflow run ${id} did not ${followed.jobs ? 'finish the listed jobs' : 'finish'} within timeout-minutes (${followed.api.timeoutMs / 60_000}); ` +
+        `last status: ${oneLine(run?.status ?? 'unknown', 40)}${waiting}. ` +
+        `The run goes on.${link}`,
     );
   }
   const final = outcome.value;
   if (ofCommit(final, followed.expectedCommit) === 'unknown')
     return fail(
       'failure',
-      `Workflow run ${id} does not say which commit it is a run of, so it cannot be checked against the expected commit ${followed.expectedCommit} (\`expected-commit\`). Set \`expected-commit: ''\` to accept a run of any commit.${link}`,
+      `Workflow run ${id} does not say which commit it is a run of, so it cannot be checked against the expected commit ${followed.expectedCommit} (\`expected-commit\`). ` +
+        `Set \`expected-commit: ''\` to accept a run of any commit.${link}`,
       'wrong-commit',
     );
   if (!followed.jobs) {
@@ -119,7 +125,10 @@ function awaitingApproval(run: WorkflowRun, link: string): Verdict {
   const which = waiting.length > 0 ? ` (job ${named(waiting, jobLabel)})` : '';
   return {
     outcome: 'action-required',
-    failure: `Workflow run ${run.id} waits for a manual action such as an approval${which}, and on-action-required is fail: the step ends here, the run waits. Someone allowed to approve it does so on its page${link ? `:${link}` : ''}; follow it afterwards with wait-for-run.`,
+    failure:
+      `Workflow run ${run.id} waits for a manual action such as an approval${which}, and on-action-required is fail: ` +
+      `the step ends here, the run waits. Someone allowed to approve it does so on its page${link ? `:${link}` : ''}; ` +
+      `follow it afterwards with wait-for-run.`,
     note: '',
   };
 }

@@ -142,7 +142,8 @@ export function jobProblems(
     const fileWords = Object.keys(REPORTED_TYPES).filter((word) => REPORTED_TYPES[word] === type);
     if (fileWords.length > 0 || !reported.has(undefined))
       problems.push(
-        `\`jobs\` lists \`${oneLine(selector, 80)}\`, but no job of the workflow is of that type${fileWords.length > 0 ? ` (\`type: ${fileWords.join('` or `type: ')}\` in the file)` : ''}; its jobs are: ${listed(true)}.`,
+        `\`jobs\` lists \`${oneLine(selector, 80)}\`, but no job of the workflow is of that type${fileWords.length > 0 ? ` (\`type: ${fileWords.join('` or `type: ')}\` in the file)` : ''}; ` +
+          `its jobs are: ${listed(true)}.`,
       );
     else unchecked.push(selector);
   }

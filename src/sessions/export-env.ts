@@ -19,7 +19,8 @@ export function exportForLaterSteps(io: ActionIO, variables: Array<[string, stri
     if (bytes > MAX_EXPORTED_BYTES) {
       const output = outputOfVariable(name);
       io.warning(
-        `${name} was not exported for later steps: its value is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_EXPORTED_BYTES / 1024} KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).${output ? ` Read it from the step output \`${output}\` instead (\`steps.<id>.outputs.${output}\`), written to a file rather than to an environment variable.` : ''}`,
+        `${name} was not exported for later steps: ` +
+          `its value is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_EXPORTED_BYTES / 1024} KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).${output ? ` Read it from the step output \`${output}\` instead (\`steps.<id>.outputs.${output}\`), written to a file rather than to an environment variable.` : ''}`,
       );
       continue;
     }

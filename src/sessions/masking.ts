@@ -128,7 +128,9 @@ export function maskRemoteConfig(io: Pick<ActionIO, 'mask' | 'warning'>, remoteC
   }
   if (skipped > 0)
     io.warning(
-      `The session's connection details hold more values that may be secrets than the ${MAX_MASKED} the action registers for masking; ${skipped} were not registered. They are in the step's outputs and exported variables: do not print them.`,
+      `The session's connection details hold more values that may be secrets than the ${MAX_MASKED} the action registers for masking; ` +
+        `${skipped} were not registered. They are in the step's outputs and exported variables: ` +
+        `do not print them.`,
     );
 }
 
