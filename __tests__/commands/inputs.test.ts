@@ -333,6 +333,8 @@ describe('run-workflow', () => {
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,
+      // Issue 23: commit statuses, off by default.
+      'commit-statuses': false,
     });
     expect(invocation.values.jobs).toBeUndefined();
     expect(apiOf(invocation.values)).toEqual({
@@ -436,6 +438,7 @@ describe('wait-for-run', () => {
       'poll-interval-seconds': 10,
       'timeout-minutes': 60,
       comment: false,
+      'commit-statuses': false,
     });
     expect(apiOf(invocation.values)).toEqual({
       token: TOKEN,

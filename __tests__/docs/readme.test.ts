@@ -301,7 +301,7 @@ describe('the workflows of every README', () => {
 
   it('pin third-party actions by commit SHA', () => {
     for (const { block } of workflows)
-      for (const [, uses] of block.matchAll(/uses: (\S+)/g))
+      for (const [, uses] of block.matchAll(/(?<![\w-])uses: (\S+)/g))
         if (!uses.startsWith(ACTION_REPOSITORY)) expect(uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
   });
 });

@@ -15,9 +15,24 @@ export interface Comment {
 export const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
 export const AUTHOR = { login: 'pr-author', type: 'User' } as const;
 
-/** A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), recording every request. */
+/** A commit status as GitHub received it (`POST /repos/:owner/:repo/statuses/:sha`). */
+export interface PostedStatus {
+  sha: string;
+  context: string;
+  state: string;
+  description?: string;
+  target_url?: string;
+}
+
+/**
+ * A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer) and the commit
+ * statuses route, recording every request.
+ */
 export class FakeGitHub {
   comments: Comment[] = [];
+  statuses: PostedStatus[] = [];
+  /** Answers every status request with this status (403: the token lacks `statuses: write`). */
+  failStatusesWith: number | undefined;
   /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
   viewer: Comment['user'] = BOT;
   requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
@@ -32,7 +47,7 @@ export class FakeGitHub {
       req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       req.on('end', () => {
         const path = req.url ?? '';
-        const body = raw ? (JSON.parse(raw) as { body?: string }) : undefined;
+        const body = raw ? (JSON.parse(raw) as { body?: string } & Partial<PostedStatus>) : undefined;
         this.requests.push({
           method: req.method ?? '',
           path,
@@ -44,6 +59,14 @@ export class FakeGitHub {
           res.end(JSON.stringify(data));
         };
         if (this.failWith) return send(this.failWith, { message: 'Resource not accessible by integration' });
+        const status = /^\/repos\/acme\/app\/statuses\/([0-9a-f]+)$/.exec(path);
+        if (status && req.method === 'POST') {
+          if (this.failStatusesWith)
+            return send(this.failStatusesWith, { message: 'Resource not accessible by integration' });
+          const { context = 'default', state = '', description, target_url } = body ?? {};
+          this.statuses.push({ sha: status[1], context, state, description, target_url });
+          return send(201, { id: this.statuses.length, context, state });
+        }
         if (path === '/graphql' && req.method === 'POST')
           return send(200, { data: { viewer: { login: this.viewer.login } } });
         const list = /^\/repos\/acme\/app\/issues\/(\d+)\/comments(\?.*)?$/.exec(path);

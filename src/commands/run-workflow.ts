@@ -4,8 +4,9 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
-import { eventCommit, pullRequestEvent, sameRepository } from '../github/event.js';
+import { eventCommit, pullRequestEvent, runnerEventCommit, sameRepository } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
+import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
 import { checkBeforeDispatch } from '../runs/dispatch-check.js';
@@ -67,6 +68,12 @@ export const runWorkflow = defineCommand({
     ...(values.wait === false && values['on-action-required'] === 'fail'
       ? ['`on-action-required: fail` has no effect with `wait: false`; remove one of them.']
       : []),
+    ...(values.wait === false && values['commit-statuses']
+      ? [
+          '`commit-statuses: true` needs the run followed to its end (a status left pending for ever blocks a pull request); remove `wait: false` or `commit-statuses`.',
+        ]
+      : []),
+    ...statusRules(values),
   ],
   comment: (values) => ({ kind: 'run-workflow', subject: values.workflow }),
 
@@ -101,6 +108,15 @@ export const runWorkflow = defineCommand({
         { deadline, signal },
       );
       const runUrl = dispatched.url ?? '';
+      const statuses = values['commit-statuses']
+        ? startStatuses(io, {
+            githubToken: values['github-token'] ?? '',
+            prefix: statusPrefix(values.workflow, values['status-context']),
+            selectors: values.jobs,
+            commit: runnerEventCommit(),
+          })
+        : undefined;
+      statuses?.dispatched(runUrl);
       // Outputs the user can act on (link, cancel) before any waiting.
       io.setOutput('run-id', dispatched.id);
       io.setOutput('run-url', runUrl);
@@ -135,7 +151,7 @@ export const runWorkflow = defineCommand({
           dispatched: true,
           api,
         },
-        { io, client, signal },
+        { io, client, signal, statuses },
         { startedAt, firstReadAfterInterval: true },
       );
     }),

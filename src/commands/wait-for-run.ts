@@ -1,10 +1,11 @@
 /** wait-for-run: follow an existing run by id, exactly as run-workflow follows the run it dispatched. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
-import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit, runnerEventCommit } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { defineCommand } from './command.js';
+import { startStatuses, statusRules } from '../runs/commit-statuses.js';
 import { hostOf } from '../github/context.js';
 
 export const waitForRun = defineCommand({
@@ -32,6 +33,14 @@ export const waitForRun = defineCommand({
   },
   outputs: RUN_OUTPUTS,
   failureOutputs: RUN_FAILURE_OUTPUTS,
+  rules: (values) => [
+    ...(values['commit-statuses'] && !values['status-context']
+      ? [
+          '`status-context` is required with `commit-statuses: true`: wait-for-run knows no workflow file name to name the statuses after (give one such as `svc/e2e`).',
+        ]
+      : []),
+    ...statusRules(values),
+  ],
   // One sticky comment per gate: the GitHub job that waits (and the jobs it waits for), whichever
   // run it follows this time, so a re-run updates it instead of adding another.
   comment: (values, source) => ({ kind: 'wait-for-run', subject: gateName(values.jobs, source.env) }),
@@ -47,6 +56,14 @@ export const waitForRun = defineCommand({
       io.info(
         `Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}${commit ? `; it must be a run of commit ${commit}` : ''}.`,
       );
+      const statuses = values['commit-statuses']
+        ? startStatuses(io, {
+            githubToken: values['github-token'] ?? '',
+            prefix: values['status-context'] ?? '',
+            selectors: values.jobs,
+            ...statusCommit(commit),
+          })
+        : undefined;
       return followRun(
         {
           runId,
@@ -57,7 +74,7 @@ export const waitForRun = defineCommand({
           dispatched: false,
           api,
         },
-        { io, client: context.client(api), signal },
+        { io, client: context.client(api), signal, statuses },
         { startedAt: Date.now(), firstReadAfterInterval: false },
       );
     }),
@@ -67,4 +84,23 @@ export const waitForRun = defineCommand({
 function gateName(jobs: string[] | undefined, env: Record<string, string | undefined>): string {
   const job = [env.GITHUB_WORKFLOW, env.GITHUB_JOB].filter(Boolean).join(' › ') || 'wait-for-run';
   return jobs ? `${job} (jobs ${jobs.join(', ')})` : job;
+}
+
+/**
+ * The commit the statuses go on: the one `expected-commit` binds the run to (a whole SHA at once, a
+ * prefix once the run's own commit is read and matches it); the commit under review when any
+ * commit is accepted.
+ */
+function statusCommit(expected: string | undefined): {
+  commit?: string;
+  commitOf?: (run: { gitCommitHash?: string | null }) => string | undefined;
+} {
+  if (!expected) return { commit: runnerEventCommit() };
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(expected)) return { commit: expected };
+  return {
+    commitOf: (run) => {
+      const hash = run.gitCommitHash?.toLowerCase();
+      return hash && hash.startsWith(expected) && /^[0-9a-f]{40,64}$/.test(hash) ? hash : undefined;
+    },
+  };
 }

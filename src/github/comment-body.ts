@@ -8,8 +8,7 @@
  * repository. Why a step failed is in the job summary it links. Values are redacted before they are
  * rendered, since rendering changes a secret's characters.
  */
-import { readFileSync } from 'node:fs';
-import { eventCommit } from './event.js';
+import { runnerEventCommit } from './event.js';
 import { redactDeep, type ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
@@ -73,7 +72,7 @@ export function renderComment(
       '',
     );
   // The pull request's head commit: GITHUB_SHA is the merge commit, which no reviewer knows.
-  const sha = eventCommit({ env, input: () => '', readFile: (path) => readFileSync(path, 'utf8') });
+  const sha = runnerEventCommit(env);
   const commit = sha ? ` for commit ${markdownCode(sha.slice(0, 12), 12)}` : '';
   lines.push(
     `<sub>Updated by ${run ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, run) : 'GitHub Actions'}${commit}.</sub>`,

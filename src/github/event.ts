@@ -5,6 +5,7 @@
  * run dispatched in one job is the run accepted in the next. The action.yml default of
  * `expected-commit` says the same in the runner's expression language (EVENT_COMMIT_EXPRESSION).
  */
+import { readFileSync } from 'node:fs';
 import type { InputSource } from '../inputs/table.js';
 
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'] as const;
@@ -36,6 +37,11 @@ export function pullRequestEvent(source: InputSource): PullRequestEvent | undefi
   const known = PULL_REQUEST_EVENTS.find((name) => name === event);
   if (!known || !eventPath) return undefined;
   return { event: known, pullRequest: readPullRequest(source, eventPath) };
+}
+
+/** The commit under review as the runner gives it (its environment and event payload file). */
+export function runnerEventCommit(env: Record<string, string | undefined> = process.env): string | undefined {
+  return eventCommit({ env, input: () => '', readFile: (path) => readFileSync(path, 'utf8') });
 }
 
 /** The pull request's head commit on pull-request events, otherwise GITHUB_SHA; undefined when neither. */

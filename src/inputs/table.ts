@@ -216,8 +216,36 @@ export const comment = {
   parse: parse.boolean,
 } satisfies InputSpec<boolean>;
 
+export const commitStatuses = {
+  description:
+    '`true`: post a GitHub commit status for the run (`svc/<workflow>`) and one for each job it follows ' +
+    "(`svc/<workflow>/<job key>`) on the commit under review (the pull request's head commit, else " +
+    '`GITHUB_SHA`; with `wait-for-run`, the commit `expected-commit` binds to), so a ruleset can require a ' +
+    'remote job. Needs `statuses: write`.',
+  default: 'false',
+  parse: parse.boolean,
+} satisfies InputSpec<boolean>;
+
+/** What a status context may be: a ruleset names it by hand, so plain characters and bounded. */
+const STATUS_CONTEXT = /^[\w./:-]{1,60}$/;
+
+export const statusContext = {
+  description:
+    'Replaces the `svc/<workflow>` prefix of the commit statuses (for the same workflow dispatched from ' +
+    'several matrix legs or with several inputs): `<status-context>` for the run, ' +
+    '`<status-context>/<job key>` for each job. Letters, digits and `_` `.` `/` `:` `-`, at most 60.',
+  hint: 'a status context such as `svc/e2e-ios`.',
+  parse: (value: string, name: string) => {
+    if (!STATUS_CONTEXT.test(value))
+      throw new InputProblem(
+        `\`${name}\` must be 1 to 60 letters, digits, \`_\`, \`.\`, \`/\`, \`:\` or \`-\`, such as \`svc/e2e-ios\`; got ${value.length} characters that are not.`,
+      );
+    return value;
+  },
+} satisfies InputSpec<string>;
+
 export const githubToken = {
-  description: 'Token for the pull-request comment. Masked.',
+  description: 'Token for the pull-request comment and the commit statuses. Masked.',
   runnerDefault: '${{ github.token }}',
   fallbackEnv: 'GITHUB_TOKEN',
   secret: true,

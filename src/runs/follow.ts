@@ -24,6 +24,9 @@ import { selectJobs } from './job-selection.js';
 import { judge, ofCommit, unsuccessful } from './verdict.js';
 import { RunFailure, type FollowedRun, type Outcome } from './step.js';
 import type { ServiceContext } from '../github/context.js';
+import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import type { RunStatuses } from './commit-statuses.js';
+import { markdownCode } from '../text/markdown.js';
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
 const KNOWN_JOB_STATUSES = new Set<string>(JOB_STATUSES);
@@ -35,10 +38,11 @@ const JOBS_LOGGED = 100;
 /** Follows the run to its end; returns the outcome when the step succeeds, throws a RunFailure otherwise. */
 export async function followRun(
   followed: FollowedRun,
-  context: ServiceContext,
+  /** With `commit-statuses: true`, `statuses`: the statuses the run and its jobs set as they move. */
+  context: ServiceContext & { statuses?: RunStatuses },
   timing: { startedAt: number; firstReadAfterInterval: boolean },
 ): Promise<Outcome> {
-  const { io, client, signal } = context;
+  const { io, client, signal, statuses } = context;
   const deadline = timing.startedAt + followed.api.timeoutMs;
   let runUrl = followed.runUrl ?? '';
   const progress = new Progress(io, timing.startedAt, HEARTBEAT_MS);
@@ -67,6 +71,7 @@ export async function followRun(
     signal,
     onRead: (run) => {
       read = true;
+      statuses?.read(run);
       if (run.url && !runUrl) {
         runUrl = run.url;
         io.setOutput('run-url', runUrl);
@@ -100,6 +105,7 @@ export async function followRun(
   if (!runUrl) io.setOutput('run-url', '');
   const link = runUrl ? ` ${runUrl}` : '';
   const verdict = judge(outcome, followed, run, runUrl);
+  const statusLines = await settleStatuses(statuses, verdict.outcome, signal, io);
   await io.appendSummary(
     renderRunSummary(
       {
@@ -114,7 +120,7 @@ export async function followRun(
         reason: verdict.failure,
       },
       io.redact,
-    ),
+    ) + statusLines,
   );
   if (verdict.failure) throw new RunFailure(verdict.failure, verdict.outcome);
   io.info(
@@ -174,4 +180,26 @@ function setRunOutputs(io: ActionIO, run: WorkflowRun, selectors: string[] | und
     'job-outputs',
     JSON.stringify(Object.fromEntries(run.jobs.map((job) => [job.key, job.outputs ?? {}]))),
   );
+}
+
+/**
+ * The commit statuses' last word: what the gate leaves pending becomes `error`, and the step waits
+ * for the posts (a cancelled step only within the runner's SIGINT-to-SIGTERM window, saying what it
+ * could not set); returns the job summary's list of the contexts posted.
+ */
+async function settleStatuses(
+  statuses: RunStatuses | undefined,
+  outcome: Outcome,
+  signal: AbortSignal | undefined,
+  io: ActionIO,
+): Promise<string> {
+  if (!statuses) return '';
+  statuses.ended(outcome);
+  const unset = await statuses.settle(signal?.aborted ? STOP_ON_CANCEL_MS : undefined);
+  if (unset.length > 0)
+    io.warning(`Commit statuses not set before the step ended, left as they were: ${unset.join(', ')}.`);
+  const posted = statuses.posted();
+  if (posted.length === 0) return '';
+  const rows = posted.map(({ context, state }) => `- ${markdownCode(context, 120)}: ${state}`);
+  return `\n**Commit statuses** on ${markdownCode(statuses.commit ?? '', 12)}\n\n${rows.join('\n')}\n`;
 }

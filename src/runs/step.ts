@@ -7,10 +7,12 @@
 import type { ActionIO } from '../github/io.js';
 import {
   comment,
+  commitStatuses,
   githubToken,
   jobs,
   onActionRequired,
   pollInterval,
+  statusContext,
   timeout,
   type ApiSettings,
 } from '../inputs/table.js';
@@ -36,6 +38,8 @@ export const FOLLOW_INPUTS = {
   'poll-interval-seconds': pollInterval(10),
   'timeout-minutes': timeout(60, 'for the run (or the listed jobs) to end'),
   comment,
+  'commit-statuses': commitStatuses,
+  'status-context': statusContext,
   'github-token': githubToken,
 };
 

@@ -1,0 +1,258 @@
+/**
+ * `commit-statuses: true` through the built bundles (issue 23, part A), against a fake of GitHub's
+ * statuses route: the sequence of (context, state) each scenario posts, on the pull request's head
+ * commit (never the merge commit GITHUB_SHA), with descriptions in the action's own words; nothing
+ * is left pending when the gate stops early; a status that cannot be posted is one warning and never
+ * changes the gate's result; wait-for-run without `status-context` is refused before any request.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { runStep, type ActionRun } from '../harness/run-action.js';
+import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
+import { workflow } from '../harness/workflows.js';
+import { FakeGitHub } from '../harness/fake-github.js';
+
+const PIPELINE = workflow('Pipeline', {
+  build: { type: 'build' },
+  e2e: { needs: ['build'] },
+  report: { needs: ['e2e'] },
+});
+const RELEASE = workflow('Release', { approve: { type: 'require-approval' }, ship: { needs: ['approve'] } });
+/** The merge commit GITHUB_SHA names on a pull request: statuses never go there. */
+const MERGE_SHA = 'feedface'.repeat(5);
+
+let world: World;
+let github: FakeGitHub;
+let dir: string;
+beforeAll(async () => {
+  world = await createWorld(
+    { 'pipeline.yml': PIPELINE, 'release.yml': RELEASE },
+    { defaultJobDurationMs: 40 },
+  );
+  github = new FakeGitHub();
+  await github.start();
+  dir = mkdtempSync(join(tmpdir(), 'statuses-'));
+  writeFileSync(
+    join(dir, 'event.json'),
+    JSON.stringify({ pull_request: { number: 7, head: { sha: world.repo.headSha } } }),
+  );
+});
+afterAll(async () => {
+  await world.sim.close();
+  await github.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  world.sim.reset();
+  github.statuses.length = 0;
+  github.requests.length = 0;
+  github.failStatusesWith = undefined;
+});
+
+const env = (): Record<string, string> => ({
+  GITHUB_API_URL: github.url,
+  GITHUB_REPOSITORY: 'acme/app',
+  GITHUB_SHA: MERGE_SHA,
+  GITHUB_EVENT_NAME: 'pull_request',
+  GITHUB_EVENT_PATH: join(dir, 'event.json'),
+});
+
+function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void) {
+  return runStep('run-workflow', {
+    inputs: {
+      ...world.api,
+      workflow: 'pipeline.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      'commit-statuses': 'true',
+      'github-token': 'ghs_statusesToken0123456789',
+      ...inputs,
+    },
+    env: env(),
+    onSpawn,
+  });
+}
+
+/** Each context's states in the order posted. */
+function sequences(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const status of github.statuses) (out[status.context] ??= []).push(status.state);
+  return out;
+}
+
+const last = (context: string) => github.statuses.filter((status) => status.context === context).at(-1);
+
+describe('commit statuses, one per remote job', () => {
+  it('a run that succeeds: pending, then success, for the run and each job, on the head commit', async () => {
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    const seen = sequences();
+    expect(Object.keys(seen).sort()).toEqual([
+      'svc/pipeline',
+      'svc/pipeline/build',
+      'svc/pipeline/e2e',
+      'svc/pipeline/report',
+    ]);
+    for (const states of Object.values(seen)) {
+      expect(states.at(-1)).toBe('success');
+      expect(states.slice(0, -1).every((state) => state === 'pending')).toBe(true);
+    }
+    // Pending as soon as the run is dispatched, before any read.
+    expect(github.statuses[0]).toMatchObject({ context: 'svc/pipeline', state: 'pending' });
+    expect(github.statuses[0].description).toBe('Dispatched; not read yet');
+    // Only changes are posted: never the same state and description twice in a row for a context.
+    for (const context of Object.keys(seen)) {
+      const posts = github.statuses.filter((status) => status.context === context);
+      posts
+        .slice(1)
+        .forEach((post, i) =>
+          expect([post.state, post.description]).not.toEqual([posts[i].state, posts[i].description]),
+        );
+    }
+    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([world.repo.headSha]));
+    expect(last('svc/pipeline')?.target_url).toBe(run.outputs['run-url']);
+    expect(run.summary).toContain('**Commit statuses**');
+    expect(run.summary).toContain('- `svc/pipeline/e2e`: success');
+    // Every status request carried the github-token, and went to the statuses route only.
+    expect(
+      github.requests.every((request) => request.authorization === 'token ghs_statusesToken0123456789'),
+    ).toBe(true);
+  });
+
+  it('a failed job: failure; the job skipped after it: failure naming the job it needed', async () => {
+    world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'tests failed' });
+    const run = await gate({});
+    expect(run.exitCode).toBe(1);
+    expect(last('svc/pipeline')?.state).toBe('failure');
+    expect(last('svc/pipeline/build')?.state).toBe('success');
+    expect(last('svc/pipeline/e2e')).toMatchObject({ state: 'failure', description: 'Failed' });
+    expect(last('svc/pipeline/report')).toMatchObject({
+      state: 'failure',
+      description: 'Skipped: needed job e2e did not succeed',
+    });
+  });
+
+  it('a canceled run: error; a status-context replaces the svc/<workflow> prefix', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const pending = gate({ 'status-context': 'svc/e2e-ios' });
+    const running = await until(() =>
+      world.sim.runs().find((run) => run.jobs.find((job) => job.key === 'e2e')?.status === 'in-progress'),
+    );
+    world.sim.cancelRun(running.id);
+    const run = await pending;
+    expect(run.exitCode).toBe(1);
+    expect(Object.keys(sequences()).every((context) => context.startsWith('svc/e2e-ios'))).toBe(true);
+    expect(last('svc/e2e-ios')).toMatchObject({ state: 'error', description: 'Canceled' });
+    expect(last('svc/e2e-ios/e2e')?.state).toBe('error');
+  });
+
+  it('waiting for approval: pending, "Waiting for approval"; on-action-required: fail leaves none pending', async () => {
+    const waiting = gate({ workflow: 'release.yml' });
+    await until(() => github.statuses.find((status) => status.description === 'Waiting for approval'));
+    expect(last('svc/release/approve')).toMatchObject({
+      state: 'pending',
+      description: 'Waiting for approval',
+    });
+    world.sim.cancelRun(world.sim.runs()[0].id);
+    expect((await waiting).outputs.outcome).toBe('canceled');
+    expect(last('svc/release/approve')?.state).toBe('error');
+
+    github.statuses.length = 0;
+    const run = await gate({ workflow: 'release.yml', 'on-action-required': 'fail' });
+    expect(run.outputs.outcome).toBe('action-required');
+    for (const context of Object.keys(sequences())) expect(last(context)?.state).not.toBe('pending');
+    expect(last('svc/release')).toMatchObject({
+      state: 'error',
+      description: 'Not followed to its end: the run waits for approval (on-action-required: fail)',
+    });
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('timeout-minutes reached: every pending status becomes error, saying so', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const run = await gate({ 'timeout-minutes': '0.01' });
+    expect(run.outputs.outcome).toBe('timed-out');
+    for (const context of ['svc/pipeline', 'svc/pipeline/e2e', 'svc/pipeline/report'])
+      expect(last(context)).toMatchObject({
+        state: 'error',
+        description: 'Not followed to its end: timeout-minutes reached',
+      });
+    expect(last('svc/pipeline/build')?.state).toBe('success');
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('`jobs` satisfied before the run ends: only the listed jobs get a status, the run is not left pending', async () => {
+    world.sim.setJobBehaviour('report', { durationMs: 60_000 });
+    const run = await gate({ jobs: 'build' });
+    expect(run.exitCode).toBe(0);
+    expect(Object.keys(sequences()).sort()).toEqual(['svc/pipeline', 'svc/pipeline/build']);
+    expect(last('svc/pipeline/build')?.state).toBe('success');
+    expect(last('svc/pipeline')).toMatchObject({
+      state: 'error',
+      description: 'Not followed to its end: the listed jobs ended first',
+    });
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('a cancelled step (SIGINT): the statuses it left pending become error before it exits', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate({}, (child) => (step = child));
+    await until(() => github.statuses.find((status) => status.context === 'svc/pipeline/e2e'));
+    step!.kill('SIGINT');
+    const run: ActionRun = await pending;
+    expect(run.outputs.outcome).toBe('interrupted');
+    for (const context of ['svc/pipeline', 'svc/pipeline/e2e'])
+      expect(last(context)).toMatchObject({
+        state: 'error',
+        description: 'Not followed to its end: the step was cancelled',
+      });
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('403 (no statuses: write): one warning naming the permission, and the gate passes as it would', async () => {
+    github.failStatusesWith = 403;
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('statuses: write');
+    // One refused request, then no more.
+    expect(github.requests.filter((request) => request.path.includes('/statuses/'))).toHaveLength(1);
+  });
+
+  it('wait-for-run: the commit expected-commit binds to; without status-context an input error and no request', async () => {
+    const dispatched = await runStep('run-workflow', {
+      inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'main', wait: 'false' },
+    });
+    const runId = dispatched.outputs['run-id'];
+    const before = apiRequests(world.sim).length;
+    const refused = await followRunStep(
+      world,
+      runId,
+      { 'commit-statuses': 'true', 'github-token': 'ghs_x0123456789' },
+      { env: env() },
+    );
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toContain('`status-context` is required with `commit-statuses: true`');
+    expect(apiRequests(world.sim).length).toBe(before);
+    expect(github.requests).toEqual([]);
+
+    const followed = await followRunStep(
+      world,
+      runId,
+      {
+        'commit-statuses': 'true',
+        'status-context': 'svc/pipeline-gate',
+        'expected-commit': world.repo.headSha.slice(0, 10),
+        'github-token': 'ghs_x0123456789',
+      },
+      { env: env() },
+    );
+    expect(followed.exitCode).toBe(0);
+    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([world.repo.headSha]));
+    expect(last('svc/pipeline-gate')?.state).toBe('success');
+  });
+});
