@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { findBlocks, findRecipes, type Recipe } from '../harness/engine/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/engine/engine.js';
 import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
+import { FakeGitHub } from '../harness/fake-github.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
 import { call } from '../simulator/helpers.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
@@ -48,6 +49,24 @@ const RECIPES: Record<string, Expectation[]> = {
         expect(job.steps[0].outputs.status).toBe('success');
         expect(job.steps[0].outputs['run-id']).not.toBe('');
         expect(job.steps[1].log).toMatch(/^Run http\S+ ended success; builds /m);
+      },
+    },
+  ],
+  'run-workflow/README.md › PR gate with a status per remote job': [
+    {
+      noops: [],
+      check: (result, world) => {
+        expect(result.jobs.e2e.result).toBe('success');
+        const final: Record<string, string> = {};
+        for (const status of github.statuses) {
+          expect(status.sha).toBe(world.repo.headSha);
+          final[status.context] = status.state;
+        }
+        expect(final).toEqual({
+          'svc/e2e': 'success',
+          'svc/e2e/build_ios': 'success',
+          'svc/e2e/test': 'success',
+        });
       },
     },
   ],
@@ -204,8 +223,11 @@ function dispatchEvent(delivery: Delivery): Record<string, unknown> {
 
 let world: World;
 let workspace: string;
+/** A fake of GitHub's API: the statuses the commit-statuses recipe posts. */
+const github = new FakeGitHub();
 beforeAll(async () => {
   workspace = userProject();
+  await github.start();
   world = await createWorld({
     'e2e.yml': workflow(
       'E2E',
@@ -252,6 +274,7 @@ afterAll(async () => {
   await stopLeftSessions(world);
   await world.sim.close();
   rmSync(workspace, { recursive: true, force: true });
+  await github.close();
 });
 
 describe('the README recipes', () => {
@@ -297,6 +320,8 @@ describe('the README recipes', () => {
           github: {
             event_name: 'pull_request',
             sha: world.repo.headSha,
+            repository: 'acme/app',
+            api_url: github.url,
             ref: 'refs/pull/7/merge',
             event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
           },

@@ -220,6 +220,9 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
     event: {},
     ...options.github,
   };
+  // The event payload, where the runner puts it (GITHUB_EVENT_PATH), from github.event.
+  const eventPath = join(mkdtempSync(join(tmpdir(), 'svc-engine-event-')), 'event.json');
+  writeFileSync(eventPath, JSON.stringify(github.event ?? {}));
   const workflowEnv = (tokenValue(template.env, { github }, { failed: false }) ?? {}) as Record<string, Json>;
   const pending = [...template.jobs];
   while (pending.length > 0) {
@@ -310,7 +313,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
         GITHUB_ACTIONS: 'true',
         CI: 'true',
         RUNNER_TEMP: tmpdir(),
-        ...stringEnv(github),
+        ...stringEnv(github, eventPath),
         ...stepEnv,
       };
       let ok: boolean;
@@ -390,8 +393,10 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
 }
 
 /** The GITHUB_* variables a step sees, from the github context. */
-function stringEnv(github: Record<string, Json>): Record<string, string> {
+function stringEnv(github: Record<string, Json>, eventPath: string): Record<string, string> {
   return {
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: str(github.api_url ?? 'https://api.github.com'),
     GITHUB_EVENT_NAME: str(github.event_name),
     GITHUB_SHA: str(github.sha),
     GITHUB_REF: str(github.ref),
