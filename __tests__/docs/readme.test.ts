@@ -429,3 +429,26 @@ test('every `npm run <script>` the documents name is a script of package.json', 
 function outsideYaml(markdown: string): string {
   return markdown.replace(/```ya?ml\n[\s\S]*?```/g, '');
 }
+
+test('each third-party action is pinned at one commit across the READMEs', () => {
+  const pins = new Map<string, Set<string>>();
+  for (const document of ['README.md', ...COMMANDS.map((command) => `${command}/README.md`)])
+    for (const [, action, sha] of read(document).matchAll(
+      /(?<![\w-])uses: ([\w.-]+\/[\w.-]+)@([0-9a-f]{40})/g,
+    ))
+      pins.set(action, (pins.get(action) ?? new Set()).add(sha));
+  expect(pins.size).toBeGreaterThan(0);
+  expect([...pins].filter(([, shas]) => shas.size > 1).map(([action]) => action)).toEqual([]);
+});
+
+test("each sub-action's recipes preamble names the secrets its recipes use", () => {
+  for (const command of COMMANDS) {
+    const text = read(`${command}/README.md`);
+    const recipes = text.indexOf('## Recipes');
+    if (recipes === -1) continue;
+    const preamble = text.slice(recipes, text.indexOf('###', recipes));
+    const used = new Set([...text.slice(recipes).matchAll(/secrets\.(\w+)/g)].map((match) => match[1]));
+    for (const secret of used)
+      expect(`${command}: ${preamble.includes(`\`${secret}\``)}`).toBe(`${command}: true`);
+  }
+});

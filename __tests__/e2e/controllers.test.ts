@@ -174,6 +174,10 @@ describe('the connection details lead to controllers that answer the real client
     expect(driver.capabilities).toMatchObject({ platformName: 'Android', 'appium:udid': 'emulator-5554' });
     const screenshot = Buffer.from(await driver.takeScreenshot(), 'base64');
     expect(screenshot.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    // What the Android recipe of start-device-session/README.md calls: the page source, UiAutomator2's XML.
+    const source = await driver.getPageSource();
+    expect(source).toMatch(/^<\?xml [^>]*\?><hierarchy /);
+    expect(source).toContain('class="android.widget.Button" text="Continue"');
     await driver
       .action('pointer', { parameters: { pointerType: 'touch' } })
       .move({ x: 100, y: 200 })

@@ -157,7 +157,10 @@ describe('Appium (W3C WebDriver) endpoint', () => {
     });
     expect(w3c(await create({ alwaysMatch: capabilities }))).toEqual([500, 'session not created']);
     expect((await at(`${url}/status`, 'GET')).json.value.ready).toBe(false);
-    expect(w3c(await at(`${url}/session/${sessionId}/source`, 'GET'))).toEqual([404, 'unknown command']);
+    expect(w3c(await at(`${url}/session/${sessionId}/element`, 'POST', { body: {} }))).toEqual([
+      404,
+      'unknown command',
+    ]);
     expect(w3c(await at(`${url}/session/${sessionId}/actions`, 'POST', { body: {} }))).toEqual([
       400,
       'invalid argument',

@@ -58,4 +58,6 @@ export function print(): void {
       ? 'All budgets met.'
       : `Budgets missed (${missed.length}): ${missed.map((r) => r.figure).join('; ')}`,
   );
+  // A missed budget fails the run, so CI or a reviewer cannot read past it.
+  if (missed.length > 0) process.exitCode = 1;
 }

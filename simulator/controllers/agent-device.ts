@@ -37,7 +37,7 @@ import { controllerPattern } from './paths.js';
 export const AGENT_DEVICE_DEFAULT_VERSION = '0.21.5';
 const RPC_PROTOCOL_VERSION = 2;
 const METHODS = new Set(['agent_device.command', 'agent-device.command']);
-const COMMANDS = ['devices', 'open', 'close', 'screenshot', 'press', 'click'] as const;
+export const COMMANDS = ['devices', 'open', 'close', 'screenshot', 'press', 'click'] as const;
 type Command = (typeof COMMANDS)[number];
 
 interface DaemonState {

@@ -8,6 +8,8 @@
  *   `{ value: { sessionId, capabilities } }`; one WebDriver session per device at a time
  * - `DELETE <base>/session/:id`                 `{ value: null }`
  * - `GET    <base>/session/:id/screenshot`      `{ value: <base64 PNG> }`
+ * - `GET    <base>/session/:id/source`          `{ value: <XML of the screen> }`, the page source as
+ *   UiAutomator2 (Android) or XCUITest (iOS) writes it, for a screen with one button
  * - `POST   <base>/session/:id/actions`         W3C actions (a tap is a pointer move, down, up)
  * - `DELETE <base>/session/:id/actions`         releases them
  *
@@ -158,7 +160,25 @@ function checkActions(ctx: RequestContext): void {
   }
 }
 
-function sessionCommand(state: AppiumState, ctx: RequestContext, sid: string, command: string): ApiResponse {
+/** The page source of the simulated screen (one button), in the shape the platform's Appium driver gives. */
+function pageSource(device: DeviceIdentity): string {
+  return device.platform === 'android'
+    ? '<?xml version="1.0" encoding="UTF-8"?><hierarchy index="0" class="hierarchy" rotation="0" width="1080" height="2400">' +
+        '<android.widget.FrameLayout index="0" package="com.example.app" class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">' +
+        '<android.widget.Button index="0" package="com.example.app" class="android.widget.Button" text="Continue" resource-id="com.example.app:id/continue" clickable="true" bounds="[340,1100][740,1240]" />' +
+        '</android.widget.FrameLayout></hierarchy>'
+    : '<?xml version="1.0" encoding="UTF-8"?><AppiumAUT><XCUIElementTypeApplication type="XCUIElementTypeApplication" name="Example" label="Example" enabled="true" visible="true" x="0" y="0" width="393" height="852">' +
+        '<XCUIElementTypeButton type="XCUIElementTypeButton" name="Continue" label="Continue" enabled="true" visible="true" x="120" y="400" width="153" height="44"/>' +
+        '</XCUIElementTypeApplication></AppiumAUT>';
+}
+
+function sessionCommand(
+  state: AppiumState,
+  ctx: RequestContext,
+  sid: string,
+  command: string,
+  device: DeviceIdentity,
+): ApiResponse {
   if (state.current?.id !== sid) {
     const why = state.ended.has(sid) ? 'was deleted' : 'is unknown';
     throw new W3cError(404, 'invalid session id', `WebDriver session ${sid} ${why}`);
@@ -171,6 +191,8 @@ function sessionCommand(state: AppiumState, ctx: RequestContext, sid: string, co
       return value(null);
     case 'GET /screenshot':
       return value(SCREENSHOT_PNG.toString('base64'));
+    case 'GET /source':
+      return value(pageSource(device));
     case 'POST /actions':
       checkActions(ctx);
       return value(null);
@@ -208,7 +230,7 @@ export function appiumRoutes(sessions: SessionManager): Route[] {
       }
       if (ctx.method === 'POST' && route === '/session') return createSession(live, state, ctx);
       const session = /^\/session\/([^/]+)(\/.*|)$/.exec(route);
-      if (session) return sessionCommand(state, ctx, session[1], session[2]);
+      if (session) return sessionCommand(state, ctx, session[1], session[2], live.device);
       throw new W3cError(
         404,
         'unknown command',

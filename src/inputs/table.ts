@@ -245,7 +245,7 @@ export const statusContext = {
 } satisfies InputSpec<string>;
 
 export const githubToken = {
-  description: 'Token for the pull-request comment and the commit statuses. Masked.',
+  description: 'Token for the pull-request comment. Masked.',
   runnerDefault: '${{ github.token }}',
   fallbackEnv: 'GITHUB_TOKEN',
   secret: true,

@@ -40,7 +40,10 @@ export const FOLLOW_INPUTS = {
   comment,
   'commit-statuses': commitStatuses,
   'status-context': statusContext,
-  'github-token': githubToken,
+  'github-token': {
+    ...githubToken,
+    description: 'Token for the pull-request comment and the commit statuses. Masked.',
+  },
 };
 
 const OUTCOME_MEANINGS: Record<Outcome, string> = {
