@@ -1,0 +1,406 @@
+/**
+ * The workflow engine: runs a workflow (or a job, or a list of steps) as GitHub's runner would, with
+ * GitHub's own parser (@actions/workflow-parser) and expression evaluator (@actions/expressions).
+ * Jobs run in `needs` order with their outputs; steps see `steps.*.outputs`, `needs.*.outputs`,
+ * `secrets`, `vars`, `github.*`, `env` and the status functions; `uses:` of this repository runs the
+ * checkout's action.yml entrypoints (the dist/ bundles, on Node 24, through runner.ts), post steps run
+ * in reverse order under their `post-if`; `run:` steps run in bash with the runner's file commands.
+ * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
+import { parseCommandFile, renderLog, runAction } from '../runner.js';
+import { readActionYaml } from '../run-action.js';
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Context = Record<string, Json>;
+
+export interface EngineOptions {
+  secrets?: Record<string, string>;
+  vars?: Record<string, string>;
+  /** github.* beyond the defaults (event_name, sha, repository, ref, event, ...). */
+  github?: Record<string, Json>;
+  /** Third-party actions (as in `uses:` without @ref) the test replaces by a no-op, by name. */
+  noops?: string[];
+  /** The repository whose actions map to this checkout (`owner/name`). */
+  repository?: string;
+  /** The job's working directory (the user's checkout): run steps start there. Default: a new empty one. */
+  workspace?: string;
+  /** Called with each line a runner would print (step headers, rendered logs). */
+  log?: (line: string) => void;
+}
+
+export interface StepResult {
+  id: string;
+  name: string;
+  outcome: 'success' | 'failure' | 'skipped';
+  conclusion: 'success' | 'failure' | 'skipped';
+  outputs: Record<string, string>;
+  log: string;
+  post?: { exitCode: number | null; log: string };
+}
+
+export interface JobResult {
+  result: 'success' | 'failure' | 'skipped';
+  outputs: Record<string, string>;
+  steps: StepResult[];
+}
+
+export interface WorkflowResult {
+  jobs: Record<string, JobResult>;
+  /** The names of the no-ops that ran, in order. */
+  noopsRun: string[];
+}
+
+/** A job or a list of steps, wrapped into a workflow the way a user would paste it into one. */
+export function asWorkflow(text: string): string {
+  const doc = parse(text) as unknown;
+  if (Array.isArray(doc)) return asWorkflow(`runs-on: ubuntu-latest\nsteps:\n${indent(text, 2)}`);
+  const map = doc as Record<string, unknown>;
+  if ('jobs' in map) return text;
+  if ('steps' in map) return `on: workflow_dispatch\njobs:\n  recipe:\n${indent(text, 4)}`;
+  // A mapping of jobs (`build: {...}, test: {...}`).
+  return `on: workflow_dispatch\njobs:\n${indent(text, 2)}`;
+}
+
+const indent = (text: string, n: number): string =>
+  text
+    .split('\n')
+    .map((line) => (line ? ' '.repeat(n) + line : line))
+    .join('\n');
+
+function toData(value: Json): data.ExpressionData {
+  return JSON.parse(JSON.stringify(value), data.reviver) as data.ExpressionData;
+}
+
+function truthy(value: data.ExpressionData): boolean {
+  switch (value.kind) {
+    case data.Kind.Null:
+      return false;
+    case data.Kind.Boolean:
+      return (value as data.BooleanData).value;
+    case data.Kind.Number:
+      return value.number() !== 0 && !Number.isNaN(value.number());
+    case data.Kind.String:
+      return value.coerceString() !== '';
+    default:
+      return true;
+  }
+}
+
+/** Evaluates one expression (without `${{ }}`) against the contexts, with the status functions. */
+export function evaluate(expr: string, context: Context, status: { failed: boolean }): data.ExpressionData {
+  const functions = new Map(
+    (
+      [
+        ['success', () => !status.failed],
+        ['failure', () => status.failed],
+        ['always', () => true],
+        ['cancelled', () => false],
+      ] as Array<[string, () => boolean]>
+    ).map(([name, call]) => [
+      name,
+      { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(call()) },
+    ]),
+  );
+  const tokens = new Lexer(expr).lex().tokens;
+  const tree = new Parser(tokens, Object.keys(context), [...functions.values()]).parse();
+  const dict = toData(context) as data.Dictionary;
+  return new Evaluator(tree, dict, functions).evaluate();
+}
+
+/** A string with `${{ }}` parts replaced by their values (what the runner does for `with:`/`env:`). */
+export function interpolate(text: string, context: Context, status: { failed: boolean }): string {
+  return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expr: string) =>
+    evaluate(expr.trim(), context, status).coerceString(),
+  );
+}
+
+/** A parsed template token's value: expressions evaluated, mappings and sequences as plain values. */
+function tokenValue(token: unknown, context: Context, status: { failed: boolean }): Json {
+  if (token === undefined || token === null) return null;
+  // The tokens' serialized form (what toJSON gives): {type, map: [{Key, Value}]}, {type, seq}, {type, expr}.
+  return serializedValue(JSON.parse(JSON.stringify(token)) as unknown, context, status);
+}
+
+function serializedValue(token: unknown, context: Context, status: { failed: boolean }): Json {
+  if (token === undefined || token === null) return null;
+  const t = token as {
+    expr?: string;
+    map?: Array<{ Key: unknown; Value: unknown }>;
+    seq?: unknown[];
+    value?: Json;
+  };
+  if (typeof token !== 'object') return token as Json;
+  if (t.expr !== undefined) {
+    const value = evaluate(t.expr, context, status);
+    return value.kind === data.Kind.String
+      ? value.coerceString()
+      : (JSON.parse(JSON.stringify(value, data.replacer)) as Json);
+  }
+  if (t.map)
+    return Object.fromEntries(
+      t.map.map(({ Key, Value }) => [
+        String(serializedValue(Key, context, status)),
+        serializedValue(Value, context, status),
+      ]),
+    );
+  if (t.seq) return t.seq.map((item) => serializedValue(item, context, status));
+  return t.value ?? String(token);
+}
+
+const str = (value: Json): string =>
+  value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** Which of this checkout's actions a `uses:` names: 'root', a sub-action's directory, or undefined. */
+function ownAction(uses: string, repository: string): string | undefined {
+  if (uses === './' || uses === '.') return 'root';
+  if (uses.startsWith('./')) return uses.slice(2).replace(/\/$/, '');
+  const [path] = uses.split('@');
+  if (path.toLowerCase() === repository.toLowerCase()) return 'root';
+  if (path.toLowerCase().startsWith(`${repository.toLowerCase()}/`)) return path.slice(repository.length + 1);
+  return undefined;
+}
+
+/** Runs a `run:` script in bash as the runner does (`bash --noprofile --norc -eo pipefail`). */
+function runShell(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+): { exitCode: number | null; stdout: string; files: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-engine-run-'));
+  const names = {
+    GITHUB_OUTPUT: 'output',
+    GITHUB_ENV: 'env',
+    GITHUB_STEP_SUMMARY: 'summary',
+    GITHUB_STATE: 'state',
+  };
+  for (const file of Object.values(names)) writeFileSync(join(dir, file), '');
+  writeFileSync(join(dir, 'script.sh'), script);
+  const child = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(dir, 'script.sh')], {
+    env: { ...env, ...Object.fromEntries(Object.entries(names).map(([k, f]) => [k, join(dir, f)])) },
+    cwd,
+    encoding: 'utf8',
+  });
+  const files = Object.fromEntries(Object.values(names).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  rmSync(dir, { recursive: true, force: true });
+  return { exitCode: child.status, stdout: child.stdout + child.stderr, files };
+}
+
+interface RawStep {
+  with?: Record<string, unknown>;
+}
+
+/** Runs `text` (a workflow, a job or a list of steps) and returns each job's result. */
+export async function runWorkflow(text: string, options: EngineOptions = {}): Promise<WorkflowResult> {
+  const content = asWorkflow(text);
+  const log = options.log ?? (() => undefined);
+  const repository = options.repository ?? 'svc-actions/svc-action';
+  const parsed = parseWorkflow({ name: 'recipe.yml', content }, new NoOperationTraceWriter());
+  const errors = parsed.context.errors.getErrors();
+  if (errors.length > 0 || !parsed.value)
+    throw new Error(`the workflow does not parse: ${errors.map((e) => e.message).join('; ')}`);
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value);
+  if (template.errors?.length) throw new Error(template.errors.map((e) => e.Message).join('; '));
+  const raw = parse(content) as { jobs: Record<string, { steps?: RawStep[] }> };
+  const result: WorkflowResult = { jobs: {}, noopsRun: [] };
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'svc-engine-workspace-'));
+  const github: Record<string, Json> = {
+    event_name: 'workflow_dispatch',
+    sha: '0'.repeat(40),
+    ref: 'refs/heads/main',
+    repository,
+    token: 'ghs_engine_github_token',
+    run_id: '1',
+    event: {},
+    ...options.github,
+  };
+  // The event payload, where the runner puts it (GITHUB_EVENT_PATH), from github.event.
+  const eventPath = join(mkdtempSync(join(tmpdir(), 'svc-engine-event-')), 'event.json');
+  writeFileSync(eventPath, JSON.stringify(github.event ?? {}));
+  const workflowEnv = (tokenValue(template.env, { github }, { failed: false }) ?? {}) as Record<string, Json>;
+  const pending = [...template.jobs];
+  while (pending.length > 0) {
+    const index = pending.findIndex((job) => (job.needs ?? []).every((need) => need.value in result.jobs));
+    if (index < 0) throw new Error('jobs whose needs never complete');
+    const [job] = pending.splice(index, 1);
+    if (job.type !== 'job') throw new Error(`${job.id.value}: reusable workflows are not run here`);
+    const id = job.id.value;
+    const needs: Record<string, Json> = Object.fromEntries(
+      (job.needs ?? []).map((need) => [
+        need.value,
+        { result: result.jobs[need.value].result, outputs: result.jobs[need.value].outputs },
+      ]),
+    );
+    const needsFailed = Object.values(needs).some(
+      (need) => (need as { result: string }).result !== 'success',
+    );
+    const base: Context = {
+      github,
+      secrets: options.secrets ?? {},
+      vars: options.vars ?? {},
+      needs,
+      inputs: {},
+      matrix: {},
+      strategy: {},
+      runner: { os: 'Linux', temp: tmpdir() },
+      job: { status: 'success' },
+    };
+    log(`▶ job ${id}`);
+    if (!truthy(evaluate(job.if.expression, { ...base, env: workflowEnv }, { failed: needsFailed }))) {
+      log(`  skipped (if: ${job.if.expression})`);
+      result.jobs[id] = { result: 'skipped', outputs: {}, steps: [] };
+      continue;
+    }
+    const env: Record<string, string> = Object.fromEntries(
+      Object.entries(workflowEnv).map(([k, v]) => [k, str(v)]),
+    );
+    Object.assign(
+      env,
+      Object.fromEntries(
+        Object.entries(
+          (tokenValue(job.env, { ...base, env }, { failed: false }) ?? {}) as Record<string, Json>,
+        ).map(([k, v]) => [k, str(v)]),
+      ),
+    );
+    const steps: Record<string, Json> = {};
+    const stepResults: StepResult[] = [];
+    const posts: Array<() => Promise<void>> = [];
+    const status = { failed: false };
+    const rawSteps = raw.jobs[id].steps ?? [];
+    for (const [i, step] of job.steps.entries()) {
+      if (!('uses' in step) && !('run' in step))
+        throw new Error(`${id}: step ${i + 1} is neither uses nor run`);
+      const context = (): Context => ({
+        ...base,
+        env,
+        steps,
+        job: { status: status.failed ? 'failure' : 'success' },
+      });
+      const stepId = step.id.startsWith('__') ? `__${i}` : step.id;
+      const uses = 'uses' in step ? step.uses.value : undefined;
+      const name = step.name
+        ? str(tokenValue(step.name, context(), status))
+        : (uses ?? `Run ${str((step as { run: { value?: string } }).run.value ?? '').split('\n')[0]}`);
+      const record: StepResult = {
+        id: stepId,
+        name,
+        outcome: 'skipped',
+        conclusion: 'skipped',
+        outputs: {},
+        log: '',
+      };
+      stepResults.push(record);
+      log(`  ▸ ${name}`);
+      if (!truthy(evaluate(step.if.expression, context(), status))) {
+        steps[stepId] = { outcome: 'skipped', conclusion: 'skipped', outputs: {} };
+        log('    (skipped)');
+        continue;
+      }
+      const stepEnv = { ...env };
+      for (const [k, v] of Object.entries(
+        (tokenValue(step.env, context(), status) ?? {}) as Record<string, Json>,
+      ))
+        stepEnv[k] = str(v);
+      const shellEnv = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? tmpdir(),
+        GITHUB_ACTIONS: 'true',
+        CI: 'true',
+        RUNNER_TEMP: tmpdir(),
+        ...stringEnv(github, eventPath),
+        ...stepEnv,
+      };
+      let ok: boolean;
+      if (uses === undefined) {
+        const script = str(
+          tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
+        );
+        const run = runShell(script, shellEnv, workspace);
+        record.log = renderLog(run.stdout);
+        record.outputs = parseCommandFile(run.files.output);
+        Object.assign(env, parseCommandFile(run.files.env));
+        ok = run.exitCode === 0;
+      } else {
+        const action = ownAction(uses, repository);
+        if (action === undefined) {
+          const bare = uses.split('@')[0];
+          if (!(options.noops ?? []).includes(bare))
+            throw new Error(
+              `${id}: step "${name}" uses ${bare}, which cannot run here and is not named as a no-op`,
+            );
+          result.noopsRun.push(bare);
+          record.log = `(no-op: ${bare})`;
+          ok = true;
+        } else {
+          const spec = readActionYaml(action);
+          const given = Object.fromEntries(
+            Object.entries(rawSteps[i]?.with ?? {}).map(([k, v]) => [
+              k,
+              interpolate(String(v), { ...context(), env: stepEnv }, status),
+            ]),
+          );
+          const inputs: Record<string, string> = {};
+          for (const [input, def] of Object.entries(spec.inputs ?? {}))
+            if (def.default !== undefined)
+              inputs[input] = interpolate(String(def.default), context(), status);
+          Object.assign(inputs, given);
+          const entry = (path: string): string => /dist\/([^/]+)\/index\.js$/.exec(path)?.[1] ?? path;
+          const run = await runAction({ entry: entry(spec.runs.main), inputs, env: shellEnv });
+          record.log = renderLog(run.stdout);
+          record.outputs = run.outputs;
+          Object.assign(env, run.env);
+          ok = run.exitCode === 0;
+          const post = spec.runs.post;
+          if (post) {
+            const postIf = spec.runs['post-if'] ?? 'success()';
+            posts.unshift(async () => {
+              log(`  ▸ Post ${name}`);
+              if (!truthy(evaluate(postIf.replace(/^\$\{\{|\}\}$/g, '').trim(), context(), status))) return;
+              const ran = await runAction({ entry: entry(post), inputs, env: shellEnv, state: run.state });
+              record.post = { exitCode: ran.exitCode, log: renderLog(ran.stdout) };
+              log(indent(record.post.log, 4));
+              if (ran.exitCode !== 0) status.failed = true;
+            });
+          }
+        }
+      }
+      if (record.log) log(indent(record.log, 4));
+      const continueOnError =
+        step['continue-on-error'] === true ||
+        str(tokenValue(step['continue-on-error'], context(), status)) === 'true';
+      record.outcome = ok ? 'success' : 'failure';
+      record.conclusion = ok || continueOnError ? 'success' : 'failure';
+      if (record.conclusion === 'failure') status.failed = true;
+      steps[stepId] = { outcome: record.outcome, conclusion: record.conclusion, outputs: record.outputs };
+      log(`    ${record.outcome}${ok ? '' : continueOnError ? ' (continue-on-error)' : ''}`);
+    }
+    for (const post of posts) await post();
+    const outputs = Object.fromEntries(
+      Object.entries(
+        (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
+      ).map(([k, v]) => [k, str(v)]),
+    );
+    result.jobs[id] = { result: status.failed ? 'failure' : 'success', outputs, steps: stepResults };
+    log(`  job ${id}: ${result.jobs[id].result}`);
+  }
+  return result;
+}
+
+/** The GITHUB_* variables a step sees, from the github context. */
+function stringEnv(github: Record<string, Json>, eventPath: string): Record<string, string> {
+  return {
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: str(github.api_url ?? 'https://api.github.com'),
+    GITHUB_EVENT_NAME: str(github.event_name),
+    GITHUB_SHA: str(github.sha),
+    GITHUB_REF: str(github.ref),
+    GITHUB_REPOSITORY: str(github.repository),
+    GITHUB_RUN_ID: str(github.run_id),
+  };
+}
