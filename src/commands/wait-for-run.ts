@@ -6,6 +6,9 @@ import { followRun } from '../runs/follow.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
+import { ofCommit } from '../runs/verdict.js';
+import { FULL_SHA } from '../runs/workflow-file.js';
+import type { WorkflowRun } from '../service/contract.js';
 import { hostOf } from '../github/context.js';
 
 export const waitForRun = defineCommand({
@@ -96,14 +99,14 @@ function gateName(jobs: string[] | undefined, env: Record<string, string | undef
  */
 function statusCommit(expected: string | undefined): {
   commit?: string;
-  commitOf?: (run: { gitCommitHash?: string | null }) => string | undefined;
+  commitOf?: (run: WorkflowRun) => string | undefined;
 } {
   if (!expected) return { commit: runnerEventCommit() };
-  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(expected)) return { commit: expected };
+  if (FULL_SHA.test(expected)) return { commit: expected };
   return {
     commitOf: (run) => {
-      const hash = run.gitCommitHash?.toLowerCase();
-      return hash && hash.startsWith(expected) && /^[0-9a-f]{40,64}$/.test(hash) ? hash : undefined;
+      const hash = run.gitCommitHash?.trim().toLowerCase() ?? '';
+      return FULL_SHA.test(hash) && ofCommit(run, expected) === 'yes' ? hash : undefined;
     },
   };
 }

@@ -30,6 +30,8 @@ export class CommitStatuses {
   private readonly posted = new Map<string, Status>();
   private queue: Promise<void> = Promise.resolve();
   private failed = false;
+  /** A flush is queued and has not started: a later `set` is caught by it, so none is queued again. */
+  private flushQueued = false;
   private github: ReturnType<typeof gitHubApi> | undefined;
   private sha: string | undefined;
   private targetUrl = '';
@@ -91,9 +93,17 @@ export class CommitStatuses {
     if (this.github) (await this.github.catch(() => undefined))?.dispose();
   }
 
+  /**
+   * Queues one flush of what changed. A poll of a large run sets every job's context: they are all
+   * posted by the one flush, not one flush (each walking every context) per `set`.
+   */
   private sync(): void {
-    if (!this.sha || this.failed) return;
-    this.queue = this.queue.then(() => this.postChanges());
+    if (!this.sha || this.failed || this.flushQueued) return;
+    this.flushQueued = true;
+    this.queue = this.queue.then(() => {
+      this.flushQueued = false;
+      return this.postChanges();
+    });
   }
 
   private async postChanges(): Promise<void> {

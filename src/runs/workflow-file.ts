@@ -55,7 +55,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_NODES = 100_000;
 /** Aliases expanded at most (yaml's own default): an alias bomb is not checked, not expanded. */
 const MAX_ALIASES = 100;
-const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/** A whole commit SHA (SHA-1 or SHA-256), not a prefix. */
+export const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
 export async function checkWorkflowFile(plan: PlannedDispatch): Promise<FileCheck> {
   const notChecked = (skipped: string, commit?: string): FileCheck => ({
