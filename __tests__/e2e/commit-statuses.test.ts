@@ -150,7 +150,8 @@ describe('commit statuses, one per remote job', () => {
 
   it('waiting for approval: pending, "Waiting for approval"; on-action-required: fail leaves none pending', async () => {
     const waiting = gate({ workflow: 'release.yml' });
-    await until(() => github.statuses.find((status) => status.description === 'Waiting for approval'));
+    // The run's status and the job's are separate requests: wait for the job's, the one this asserts.
+    await until(() => last('svc/release/approve')?.description === 'Waiting for approval');
     expect(last('svc/release/approve')).toMatchObject({
       state: 'pending',
       description: 'Waiting for approval',

@@ -6,7 +6,7 @@
  * ends by checking that no session is left active.
  */
 import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/run-action.js';
-import { apiRequests, createWorld, until, type World } from '../harness/world.js';
+import { apiRequests, createWorld, mutateSessionReads, until, type World } from '../harness/world.js';
 import { ONE_BUILD } from '../harness/workflows.js';
 import { lastSavedSession, savedSessions } from '../harness/session-state.js';
 
@@ -206,19 +206,11 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       },
     });
     let lagged = false;
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
-      kind: 'mutate',
-      times: 1000,
-      mutate: (json) => {
-        const answer = json as { data: { status: string; remoteConfig: unknown } };
-        if (answer.data.status === 'in-progress' && !lagged) {
-          lagged = true;
-          answer.data.remoteConfig = null;
-        }
-        return answer;
-      },
+    mutateSessionReads(world, (session) => {
+      if (session.status === 'in-progress' && !lagged) {
+        lagged = true;
+        session.remoteConfig = null;
+      }
     });
     const reads = () => world.sim.requests.filter((r) => r.method === 'GET' && !r.control).length;
     const main = await start(

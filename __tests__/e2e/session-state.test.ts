@@ -5,7 +5,7 @@
  * whenever a session carries them, and a post step that says only what it knows.
  */
 import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
-import { createWorld, stopLeftSessions, type World } from '../harness/world.js';
+import { createWorld, mutateSessionReads, stopLeftSessions, type World } from '../harness/world.js';
 import { savedSessions } from '../harness/session-state.js';
 
 let world: World;
@@ -48,17 +48,8 @@ describe('state that always lets the post step start', () => {
   it('five attempts whose sessions have 30,000-character urls: the post step starts and stops the last', async () => {
     longUrls(30_000, 5);
     // The first four sessions read as errored (another attempt follows); the fifth becomes ready.
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
-      kind: 'mutate',
-      times: 1000,
-      mutate: (json) => {
-        const answer = json as { data: { status: string; remoteConfig: unknown } };
-        if (world.sim.sessions().length < 5)
-          Object.assign(answer.data, { status: 'errored', remoteConfig: null });
-        return answer;
-      },
+    mutateSessionReads(world, (session) => {
+      if (world.sim.sessions().length < 5) Object.assign(session, { status: 'errored', remoteConfig: null });
     });
     const main = await start({ 'start-attempts': '5' });
     expect(main.exitCode).toBe(0);
@@ -94,20 +85,12 @@ it('a session that carries its connection before it is ready, then times out: it
   const previewToken = 'PreviewTok3n0001xyzAB';
   const daemonToken = 'adr_NotReadyYet_0123456789';
   world.sim.setSessionBehaviour({ readinessDelayMs: 600_000, extraStatusBeforeReady: 'queued' });
-  world.sim.injectFault({
-    method: 'GET',
-    path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
-    kind: 'mutate',
-    times: 1000,
-    mutate: (json) => {
-      const answer = json as { data: Record<string, unknown> };
-      answer.data.remoteConfig = {
-        agentDeviceRemoteSessionUrl: 'https://device.example/daemon',
-        agentDeviceRemoteSessionToken: daemonToken,
-        webPreviewUrl: `https://preview.example/s?token=${previewToken}`,
-      };
-      return answer;
-    },
+  mutateSessionReads(world, (session) => {
+    session.remoteConfig = {
+      agentDeviceRemoteSessionUrl: 'https://device.example/daemon',
+      agentDeviceRemoteSessionToken: daemonToken,
+      webPreviewUrl: `https://preview.example/s?token=${previewToken}`,
+    };
   });
   const main = await start({ 'timeout-minutes': '0.05' });
   expect(main.exitCode).toBe(1);

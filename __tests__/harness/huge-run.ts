@@ -7,6 +7,8 @@
  * and `npm run bench`.
  */
 
+import type { Simulator } from '../../simulator/index.js';
+
 export const HUGE_RUN_JOBS = 50_000;
 export const HUGE_RUN_ID = '5e5e5e5e-0000-4000-8000-000000000050';
 const COMMIT = 'c0ffee'.padEnd(40, '0');
@@ -39,4 +41,16 @@ export function hugeRun(status: string, jobStatus: string): Record<string, unkno
 /** The answer of `GET /v2/workflows/runs/:id` for `hugeRun`, as the service sends it. */
 export function hugeRunBody(status: string, jobStatus: string): string {
   return JSON.stringify({ data: hugeRun(status, jobStatus) });
+}
+
+/** Makes every read of HUGE_RUN_ID on `sim` answer `hugeRun(status, jobStatus)`. */
+export function serveHugeRun(sim: Simulator, status: string, jobStatus: string): void {
+  sim.injectFault({
+    method: 'GET',
+    path: `/v2/workflows/runs/${HUGE_RUN_ID}`,
+    times: 10_000,
+    kind: 'body',
+    status: 200,
+    body: hugeRunBody(status, jobStatus),
+  });
 }

@@ -58,6 +58,27 @@ export async function createWorld(
   };
 }
 
+/** A device session's answer as a test may rewrite it: the fields the action reads. */
+export interface SessionAnswer {
+  status: string;
+  remoteConfig: unknown;
+  [field: string]: unknown;
+}
+
+/** Rewrites every read of a device session (`GET /v2/device-run-sessions/:id`) before it is sent. */
+export function mutateSessionReads(world: World, mutate: (session: SessionAnswer) => void): void {
+  world.sim.injectFault({
+    method: 'GET',
+    path: /^\/v2\/device-run-sessions\/[0-9a-f-]+$/,
+    kind: 'mutate',
+    times: 1000,
+    mutate: (json) => {
+      mutate((json as { data: SessionAnswer }).data);
+      return json;
+    },
+  });
+}
+
 /**
  * Stops, through the service's own stop route, every session a test left running (on purpose:
  * `auto-stop: false`, a post step the test did not run), so the next test starts with none.

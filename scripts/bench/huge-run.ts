@@ -10,7 +10,7 @@
  */
 import { runAction } from '../../__tests__/harness/runner.js';
 import { runStep } from '../../__tests__/harness/run-action.js';
-import { HUGE_RUN_ID, hugeRunBody } from '../../__tests__/harness/huge-run.js';
+import { HUGE_RUN_ID, serveHugeRun } from '../../__tests__/harness/huge-run.js';
 import { createGitWorkspace } from '../../__tests__/harness/git-workspace.js';
 import { ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
@@ -21,14 +21,7 @@ const HUGE_FILE_BUDGET_MS = 5000;
 export async function hugeRun(world: World): Promise<void> {
   const follow = (status: string, onSpawn?: Parameters<typeof runAction>[0]['onSpawn']) => {
     world.sim.clearFaults();
-    world.sim.injectFault({
-      method: 'GET',
-      path: `/v2/workflows/runs/${HUGE_RUN_ID}`,
-      times: 10_000,
-      kind: 'body',
-      status: 200,
-      body: hugeRunBody(status, status),
-    });
+    serveHugeRun(world.sim, status, status);
     return runStep('wait-for-run', {
       timeoutMs: 120_000,
       onSpawn,

@@ -10,7 +10,7 @@
  */
 import { followRunStep, createWorld, type World } from '../../harness/world.js';
 import type { ActionRun, StepOptions } from '../../harness/run-action.js';
-import { HUGE_RUN_ID, HUGE_RUN_JOBS, hugeRunBody } from '../../harness/huge-run.js';
+import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../harness/huge-run.js';
 
 /** Far above what the step needs (a few seconds), far below what the quadratic ordering took (a minute). */
 const SAFETY_NET_MS = 45_000;
@@ -30,14 +30,7 @@ function follow(
   inputs: Record<string, string> = {},
   onSpawn?: StepOptions['onSpawn'],
 ): Promise<ActionRun> {
-  world.sim.injectFault({
-    method: 'GET',
-    path: `/v2/workflows/runs/${HUGE_RUN_ID}`,
-    times: 10_000,
-    kind: 'body',
-    status: 200,
-    body: hugeRunBody(status, jobStatus),
-  });
+  serveHugeRun(world.sim, status, jobStatus);
   return followRunStep(
     world,
     HUGE_RUN_ID,
