@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { ROOT } from '../harness/runner.js';
+import { ROOT } from '../harness/runner/step.js';
 
 /** src/'s folders from the lowest up; a folder may import its own and any lower one. */
 const LAYERS: ReadonlyArray<readonly string[]> = [

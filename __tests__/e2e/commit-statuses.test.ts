@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { runStep, type ActionRun } from '../harness/run-action.js';
+import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
 import { workflow } from '../harness/workflows.js';
 import { FakeGitHub } from '../harness/fake-github.js';

@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderLog, runStep, runStepPost } from '../harness/run-action.js';
+import { renderLog, runStep, runStepPost } from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 
 let world: World;

@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remote } from 'webdriverio';
-import { ROOT, RUNTIMES, runStep, runStepPost, type ActionRun } from '../harness/run-action.js';
+import { ROOT, RUNTIMES, runStep, runStepPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
 
 const AGENT_DEVICE_CLI = join(ROOT, 'node_modules', 'agent-device', 'bin', 'agent-device.mjs');

@@ -5,7 +5,7 @@
  * is dist/post) and the root action (`command: start-device-session`) are both exercised. Every test
  * ends by checking that no session is left active.
  */
-import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/run-action.js';
+import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/runner/step.js';
 import { apiRequests, createWorld, mutateSessionReads, until, type World } from '../harness/world.js';
 import { ONE_BUILD } from '../harness/workflows.js';
 import { lastSavedSession, savedSessions } from '../harness/session-state.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { runAction, type ActionRun, type RunOptions } from '../harness/run-action.js';
+import { runAction, type ActionRun, type RunOptions } from '../harness/runner/step.js';
 import type { Simulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../harness/world.js';
 import { errorLines } from './security/audit.js';

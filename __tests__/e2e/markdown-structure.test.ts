@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction, runPost } from '../harness/run-action.js';
+import { runAction, runPost } from '../harness/runner/step.js';
 import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
 import { GATE, RELEASE } from '../harness/workflows.js';
 import { FakeGitHub } from '../harness/fake-github.js';

@@ -5,7 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction } from '../harness/run-action.js';
+import { renderLog, runAction } from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 
 let world: World;

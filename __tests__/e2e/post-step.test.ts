@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
+import { renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
 import { lastSavedSession, savedSessions } from '../harness/session-state.js';
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
+import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
 import { AUTHOR, BOT, FakeGitHub } from '../harness/fake-github.js';
 

@@ -8,7 +8,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { renderLog, runAction, runPost } from '../harness/run-action.js';
+import { renderLog, runAction, runPost } from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 import { ONE_BUILD } from '../harness/workflows.js';
 import { errorLines } from './security/audit.js';

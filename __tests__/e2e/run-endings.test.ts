@@ -5,7 +5,7 @@
  * the `failed-jobs` output lists the jobs that did not succeed, and run-workflow says when its first
  * read comes right after the dispatch.
  */
-import { runStep, type ActionRun } from '../harness/run-action.js';
+import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, followRunStep, until, type World } from '../harness/world.js';
 import { workflow } from '../harness/workflows.js';
 
@@ -45,8 +45,16 @@ describe('each ending of a run in its own words', () => {
   it('a canceled run: headed canceled, its error lists canceled jobs, not failed ones', async () => {
     world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
     const pending = dispatch({ workflow: 'pipeline.yml' });
+    // Cancel once `e2e` runs and `lint` (beside it, 40 ms) has succeeded: the ending asserted below.
+    // Waiting for `e2e` alone let a loaded machine cancel `lint` too (CI saw "e2e,lint,report").
+    const statusOf = (
+      run: { jobs: Array<{ key: string; status: string }> },
+      key: string,
+    ): string | undefined => run.jobs.find((job) => job.key === key)?.status;
     const running = await until(() =>
-      world.sim.runs().find((run) => run.jobs.find((job) => job.key === 'e2e')?.status === 'in-progress'),
+      world.sim
+        .runs()
+        .find((run) => statusOf(run, 'e2e') === 'in-progress' && statusOf(run, 'lint') === 'success'),
     );
     world.sim.cancelRun(running.id);
     const result = await pending;

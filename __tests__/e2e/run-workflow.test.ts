@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../harness/run-action.js';
+import { runStep, type ActionRun, type StepOptions } from '../harness/runner/step.js';
 import { apiRequests, createWorld, until, type World } from '../harness/world.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';

@@ -4,7 +4,7 @@
  * hands it over as environment variables, and Linux refuses one over 128 KiB), credentials masked
  * whenever a session carries them, and a post step that says only what it knows.
  */
-import { renderLog, runAction, runPost, type ActionRun } from '../harness/run-action.js';
+import { renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, mutateSessionReads, stopLeftSessions, type World } from '../harness/world.js';
 import { savedSessions } from '../harness/session-state.js';
 

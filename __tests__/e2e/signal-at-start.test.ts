@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost } from '../harness/run-action.js';
+import { ROOT, renderLog, runAction, runPost } from '../harness/runner/step.js';
 import { createWorld, until, type World } from '../harness/world.js';
 
 const NODE_OPTIONS = `--import=${join(ROOT, '__tests__', 'harness', 'hold-bundle.mjs')}`;

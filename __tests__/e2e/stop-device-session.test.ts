@@ -5,7 +5,7 @@
  * that it could not be stopped and may still be running.
  */
 import { formatElapsed } from '../../src/text/plain.js';
-import { runStep } from '../harness/run-action.js';
+import { runStep } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
 import { call } from '../simulator/helpers.js';
 

@@ -3,7 +3,7 @@
  * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
  * in one quoted block, and what is known after a dispatch with `wait: false`.
  */
-import { runAction } from '../harness/run-action.js';
+import { runAction } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
 import { GATE } from '../harness/workflows.js';
 

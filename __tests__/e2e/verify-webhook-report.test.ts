@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runStep, type ActionRun } from '../harness/run-action.js';
+import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, until, type World } from '../harness/world.js';
 import { call } from '../simulator/helpers.js';
 import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { renderLog, runStep, type ActionRun } from '../harness/run-action.js';
+import { renderLog, runStep, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, until, type World } from '../harness/world.js';
 import { RELEASE } from '../harness/workflows.js';
 import { call } from '../simulator/helpers.js';

@@ -11,7 +11,7 @@ import {
   runStepPost,
   type ActionRun,
   type StepOptions,
-} from '../harness/run-action.js';
+} from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 import { ONE_BUILD } from '../harness/workflows.js';
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../harness/run-action.js';
+import { runStep, type StepOptions } from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
 

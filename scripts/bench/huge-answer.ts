@@ -3,7 +3,7 @@
  * each piece of work that once grew with the square of its size. From the read that saw it ready to
  * the step's exit, and from a SIGINT sent as that read is handled to the step's exit.
  */
-import { runAction, runPost } from '../../__tests__/harness/runner.js';
+import { runAction, runPost } from '../../__tests__/harness/runner/step.js';
 import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../__tests__/harness/huge-answer.js';
 import { ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';

@@ -8,8 +8,8 @@
  * The tests (__tests__/e2e/security/huge-runs.test.ts, huge-workflow-file.test.ts) assert the
  * behaviour without a duration; the figures are here.
  */
-import { runAction } from '../../__tests__/harness/runner.js';
-import { runStep } from '../../__tests__/harness/run-action.js';
+import { runAction } from '../../__tests__/harness/runner/step.js';
+import { runStep } from '../../__tests__/harness/runner/step.js';
 import { HUGE_RUN_ID, serveHugeRun } from '../../__tests__/harness/huge-run.js';
 import { createGitWorkspace } from '../../__tests__/harness/git-workspace.js';
 import { ms, row } from './table.js';

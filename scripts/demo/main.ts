@@ -23,7 +23,7 @@ const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 process.env.TMPDIR = TEMP_ROOT;
 
 const { startSimulator } = await import('../../simulator/index.js');
-const { maskWith, renderLog, runAction } = await import('../../__tests__/harness/runner.js');
+const { maskWith, renderLog, runAction } = await import('../../__tests__/harness/runner/step.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof runAction>>;
 

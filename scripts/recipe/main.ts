@@ -1,12 +1,12 @@
 /**
  * `npm run recipe -- <sub-action> "<recipe title>"`: runs one README recipe, as written, against a
- * local simulator with the workflow engine the tests use (__tests__/harness/engine), and prints its
+ * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and prints its
  * steps as a runner would. `npm run recipe` alone lists the recipes. actions/checkout and
  * actions/setup-node are replaced by no-ops (said in the log); run: steps start in an empty directory.
  */
 import { createWorld } from '../../__tests__/harness/world.js';
-import { findRecipes } from '../../__tests__/harness/engine/recipes.js';
-import { runWorkflow } from '../../__tests__/harness/engine/engine.js';
+import { findRecipes } from '../../__tests__/harness/recipes.js';
+import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];

@@ -7,7 +7,7 @@
  * (same seed). Exits 1 when a goal is missed: every outcome correct, and zero leaked sessions,
  * duplicates, hangs and stack traces.
  */
-import { DEFAULT_RUNTIME } from '../../__tests__/harness/runner.js';
+import { DEFAULT_RUNTIME } from '../../__tests__/harness/runner/step.js';
 import { campaignPassed, runCampaign } from '../../__tests__/harness/reliability/campaign.js';
 import { describeFailures, renderTable } from '../../__tests__/harness/reliability/report.js';
 

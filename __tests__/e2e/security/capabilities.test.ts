@@ -4,8 +4,8 @@
  * only, and registers every string value of them as a secret, except those too short or too common
  * to be one (see masking.ts). Run through the start-device-session bundle against the simulator.
  */
-import { readRunnerOutput } from '../../harness/runner-commands.js';
-import { renderLog, runAction, runPost } from '../../harness/run-action.js';
+import { readRunnerOutput } from '../../harness/runner/commands.js';
+import { renderLog, runAction, runPost } from '../../harness/runner/step.js';
 import { createWorld, type World } from '../../harness/world.js';
 import { ONE_BUILD } from '../../harness/workflows.js';
 

@@ -3,7 +3,7 @@
  * __tests__/harness/hostile-cases.ts): exit code 1, exactly one error annotation that names the
  * input, and no request to the service.
  */
-import { runAction, type ActionRun } from '../../harness/run-action.js';
+import { runAction, type ActionRun } from '../../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../../harness/world.js';
 import { ONE_BUILD } from '../../harness/workflows.js';
 import { errorLines } from './audit.js';

@@ -7,7 +7,7 @@
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
 import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../harness/huge-answer.js';
-import { runAction, runPost, type ActionRun } from '../../harness/run-action.js';
+import { runAction, runPost, type ActionRun } from '../../harness/runner/step.js';
 import { createWorld, type World } from '../../harness/world.js';
 import { ONE_BUILD } from '../../harness/workflows.js';
 

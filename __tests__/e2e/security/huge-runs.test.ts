@@ -9,7 +9,7 @@
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
 import { followRunStep, createWorld, type World } from '../../harness/world.js';
-import type { ActionRun, StepOptions } from '../../harness/run-action.js';
+import type { ActionRun, StepOptions } from '../../harness/runner/step.js';
 import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../harness/huge-run.js';
 
 /** Far above what the step needs (a few seconds), far below what the quadratic ordering took (a minute). */

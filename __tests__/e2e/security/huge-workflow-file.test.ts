@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../harness/run-action.js';
+import { runStep, type StepOptions } from '../../harness/runner/step.js';
 import { apiRequests, createWorld, until, type World } from '../../harness/world.js';
 import { createGitWorkspace, type GitWorkspace } from '../../harness/git-workspace.js';
 

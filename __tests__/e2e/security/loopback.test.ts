@@ -4,7 +4,7 @@
  * `127.attacker.example` is a name anyone can register, and resolves wherever its owner wants.
  * Through the run-workflow bundle (`wait: false`); the warning comes before any request.
  */
-import { renderLog, runAction, type ActionRun } from '../../harness/run-action.js';
+import { renderLog, runAction, type ActionRun } from '../../harness/runner/step.js';
 import { createWorld, type World } from '../../harness/world.js';
 import { ONE_BUILD } from '../../harness/workflows.js';
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderLog, runAction, runPost } from '../../harness/run-action.js';
+import { renderLog, runAction, runPost } from '../../harness/runner/step.js';
 import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
 import { FakeGitHub } from '../../harness/fake-github.js';
 

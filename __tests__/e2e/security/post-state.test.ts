@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, runStep, runStepPost } from '../../harness/run-action.js';
+import { renderLog, runAction, runPost, runStep, runStepPost } from '../../harness/runner/step.js';
 import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
 
 let world: World;

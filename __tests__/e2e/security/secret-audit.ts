@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fault } from '../../../simulator/index.js';
-import { runAction, runPost, type ActionRun } from '../../harness/run-action.js';
+import { runAction, runPost, type ActionRun } from '../../harness/runner/step.js';
 import { createWorld, until, type World } from '../../harness/world.js';
 import { GATE } from '../../harness/workflows.js';
 import { buildPayload, errorLines, neverInFiles, secretFindings } from './audit.js';

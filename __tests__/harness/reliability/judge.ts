@@ -1,7 +1,7 @@
 /** Judging a lifecycle that ran: its outcome against the plan's, and what it left behind. */
 import type { Simulator } from '../../../simulator/index.js';
 import { SESSION_TERMINAL } from '../../../src/service/contract.js';
-import type { ActionRun } from '../runner.js';
+import type { ActionRun } from '../runner/step.js';
 import type { LifecyclePlan } from './plan-types.js';
 import { lastSavedSession } from '../session-state.js';
 

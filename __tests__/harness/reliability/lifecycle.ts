@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { startSimulator } from '../../../simulator/index.js';
 import type { MemoryRepo } from '../../../simulator/index.js';
-import { runAction, runPost } from '../runner.js';
+import { runAction, runPost } from '../runner/step.js';
 import { judge, type LifecycleResult } from './judge.js';
 import type { LifecyclePlan } from './plan-types.js';
 import { afterArrival, escalate } from './runner-signals.js';

@@ -1,5 +1,5 @@
 /** The campaign's report: the table `npm run reliability` prints, and the lifecycles that went wrong. */
-import { DEFAULT_RUNTIME } from '../runner.js';
+import { DEFAULT_RUNTIME } from '../runner/step.js';
 import type { CampaignReport } from './campaign.js';
 import { ENDPOINT_NAMES, FAULT_KINDS, MATCHERS, type Endpoint } from './faults.js';
 

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
-import { parseCommandFile, renderLog, runAction } from '../runner.js';
-import { readActionYaml } from '../run-action.js';
+import { parseCommandFile, renderLog, runAction } from './step.js';
+import { readActionYaml } from './step.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Context = Record<string, Json>;
