@@ -126,12 +126,16 @@ const RECIPES: Record<string, Expectation[]> = {
         const finished = await run(dispatchEvent(deliveries.finished));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[2].log).toMatch(/^Build \S+ \(ios\) finished$/m);
+        // The release job, once per delivery: keyed by the delivery (webhook-relay.test.ts repeats one).
+        expect(finished.jobs.handle.outputs['delivery-key']).toMatch(/^[0-9a-f]{64}$/);
+        expect(finished.jobs.release.result).toBe('success');
         const altered = { ...deliveries.finished, body: `${deliveries.finished.body} ` };
         const rejected = await run(dispatchEvent(altered));
         expect(rejected.jobs.handle.steps[1].outcome).toBe('failure');
         expect(rejected.jobs.handle.steps[1].outputs.status ?? '').toBe('');
         expect(rejected.jobs.handle.steps[2].outcome).toBe('skipped');
         expect(rejected.jobs.handle.result).toBe('failure');
+        expect(rejected.jobs.release.result).toBe('skipped');
       },
     },
   ],

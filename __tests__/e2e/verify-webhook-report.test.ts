@@ -6,6 +6,7 @@
  * and delivers the signed webhooks to a local receiver; their bodies go to the built bundles.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
 import { runStep, type ActionRun } from '../harness/runner/step.js';
@@ -128,6 +129,7 @@ describe('verify-webhook outputs: error, artifact, page and logs from the payloa
       'details-url': finishedBuild.json.buildDetailsPageUrl,
       'logs-url': '',
       payload: expect.any(String),
+      'delivery-key': createHash('sha256').update(finishedBuild.body).digest('hex'),
     });
     expect(result.outputs['artifact-url']).toMatch(/^http:\/\/.+\.ipa$/);
     expect(result.outputs['details-url']).toMatch(new RegExp(`/builds/${job('build_ios').buildId}$`));

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,8 @@ describe('verify-webhook', () => {
       'details-url': expect.stringMatching(new RegExp(`/builds/${job.buildId}$`)),
       'logs-url': '',
       payload: expect.any(String),
+      // The SHA-256 of the bytes received: what a repeated delivery of this body has in common.
+      'delivery-key': createHash('sha256').update(build.body).digest('hex'),
     });
     expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));
     expect(JSON.parse(result.outputs.payload)).toMatchObject({ accountName: 'acme', projectName: 'app' });

@@ -24,13 +24,29 @@ export interface PostedStatus {
   target_url?: string;
 }
 
+/** A repository_dispatch event as GitHub accepted it (`POST /repos/:owner/:repo/dispatches`). */
+export interface ReceivedDispatch {
+  event_type: string;
+  client_payload: Record<string, unknown>;
+  authorization?: string;
+}
+
 /**
- * A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer) and the commit
- * statuses route, recording every request.
+ * GitHub's limit on a dispatch's `client_payload`: "The total size of the JSON payload must be less
+ * than 64KB" (REST API description, repos/create-dispatch-event).
+ */
+export const CLIENT_PAYLOAD_LIMIT = 64 * 1024;
+
+/**
+ * A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), the commit
+ * statuses route and the repository dispatch route, recording every request.
  */
 export class FakeGitHub {
   comments: Comment[] = [];
   statuses: PostedStatus[] = [];
+  dispatches: ReceivedDispatch[] = [];
+  /** Answers this many of the next dispatch requests with 503 (GitHub unreachable for a while). */
+  failNextDispatches = 0;
   /** Answers every status request with this status (403: the token lacks `statuses: write`). */
   failStatusesWith: number | undefined;
   /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
@@ -66,6 +82,18 @@ export class FakeGitHub {
           const { context = 'default', state = '', description, target_url } = body ?? {};
           this.statuses.push({ sha: status[1], context, state, description, target_url });
           return send(201, { id: this.statuses.length, context, state });
+        }
+        if (path === '/repos/acme/app/dispatches' && req.method === 'POST') {
+          if (this.failNextDispatches > 0) {
+            this.failNextDispatches--;
+            return send(503, { message: 'Service Unavailable' });
+          }
+          const dispatch = JSON.parse(raw) as ReceivedDispatch;
+          if (JSON.stringify(dispatch.client_payload).length >= CLIENT_PAYLOAD_LIMIT)
+            return send(422, { message: 'client_payload is too large' });
+          this.dispatches.push({ ...dispatch, authorization: req.headers.authorization });
+          res.writeHead(204).end();
+          return;
         }
         if (path === '/graphql' && req.method === 'POST')
           return send(200, { data: { viewer: { login: this.viewer.login } } });

@@ -13,6 +13,7 @@ import { defineCommand } from './command.js';
 import { oneLine, withoutFinalDots } from '../text/plain.js';
 import {
   checkWebhookSignature,
+  deliveryKey,
   mismatchHint,
   MIN_SECRET_LENGTH,
   SIGNATURE_HEADER,
@@ -83,6 +84,10 @@ export const verifyWebhook = defineCommand({
       'The page of the build or submission on the service (`buildDetailsPageUrl` / `submissionDetailsPageUrl`).',
     'logs-url': "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL).",
     payload: 'The parsed body as JSON.',
+    'delivery-key':
+      'The SHA-256 of the raw body, in hex: the same for every delivery of the same body. ' +
+      'The service delivers a body again when the receiver did not acknowledge it, ' +
+      'so a workflow recognises a repeat by this key (for example as a `concurrency` group).',
   },
   rules: (values) => {
     if (values.payload !== undefined && values['payload-file'] !== undefined)
@@ -115,7 +120,10 @@ export const verifyWebhook = defineCommand({
     }
     const fields = webhookFields(parsed);
     setOutputs(io, fields, parsed.json);
+    const key = deliveryKey(body);
+    io.setOutput('delivery-key', key);
     logDelivery(io, fields);
+    io.info(`Delivery key (SHA-256 of the body, the same for a repeated delivery): ${key}.`);
 
     const failOn = values['fail-on-status'] ?? [];
     await io.appendSummary(renderWebhookSummary({ fields, failOn }, io.redact));

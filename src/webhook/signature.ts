@@ -10,7 +10,7 @@
  * digest (it would let anyone forge the next delivery of the same body).
  */
 import { UserFacingError } from '../errors.js';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Name of the header that carries the signature. */
 export const SIGNATURE_HEADER = 'svc-signature';
@@ -63,6 +63,15 @@ function digest(body: RawBody, secret: string): Buffer {
 /** The `svc-signature` header value for `body`: `sha1=` + 40 lowercase hex digits. */
 export function signWebhookBody(body: RawBody, secret: string): string {
   return PREFIX + digest(body, secret).toString('hex');
+}
+
+/**
+ * The delivery key: the SHA-256 of the raw body, in lowercase hex. The service signs a body, not an
+ * event id (the payloads carry none for a delivery), so the body is what a repeated delivery of one
+ * event has in common with the first: the same bytes give the same key, and nothing else does.
+ */
+export function deliveryKey(body: RawBody): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
 /**

@@ -240,6 +240,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
     const needsFailed = Object.values(needs).some(
       (need) => (need as { result: string }).result !== 'success',
     );
+    const runnerTemp = mkdtempSync(join(tmpdir(), 'svc-engine-temp-'));
     const base: Context = {
       github,
       secrets: options.secrets ?? {},
@@ -248,13 +249,16 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
       inputs: {},
       matrix: {},
       strategy: {},
-      runner: { os: 'Linux', temp: tmpdir() },
+      // The runner gives each job its own temporary directory, emptied when the job ends: two runs of a
+      // recipe at once (two deliveries of a webhook) never share $RUNNER_TEMP's files.
+      runner: { os: 'Linux', temp: runnerTemp },
       job: { status: 'success' },
     };
     log(`▶ job ${id}`);
     if (!truthy(evaluate(job.if.expression, { ...base, env: workflowEnv }, { failed: needsFailed }))) {
       log(`  skipped (if: ${job.if.expression})`);
       result.jobs[id] = { result: 'skipped', outputs: {}, steps: [] };
+      rmSync(runnerTemp, { recursive: true, force: true });
       continue;
     }
     const env: Record<string, string> = Object.fromEntries(
@@ -312,7 +316,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
         HOME: process.env.HOME ?? tmpdir(),
         GITHUB_ACTIONS: 'true',
         CI: 'true',
-        RUNNER_TEMP: tmpdir(),
+        RUNNER_TEMP: runnerTemp,
         ...stringEnv(github, eventPath),
         ...stepEnv,
       };
@@ -381,6 +385,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
       log(`    ${record.outcome}${ok ? '' : continueOnError ? ' (continue-on-error)' : ''}`);
     }
     for (const post of posts) await post();
+    rmSync(runnerTemp, { recursive: true, force: true });
     const outputs = Object.fromEntries(
       Object.entries(
         (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
