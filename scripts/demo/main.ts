@@ -1,16 +1,21 @@
 /**
- * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it.
- * Starts the simulator with a project whose repository, held in memory, has a sample workflow, runs
- * the committed dist/ bundles (the root action once, then the sub-actions) and prints each step's log
- * as the runner would render it, with its outputs and job summary. A webhook delivery the simulator
- * signed for the first run's build is verified with verify-webhook (and the same body with one byte
- * added is rejected). Then the early-start pattern: a device that takes P to provision and an app
- * build that takes B, started one after the other and overlapped, with the time each takes from job
- * start until the tests can start.
+ * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it, on the
+ * workflow engine the tests use (__tests__/harness/runner/workflow.ts: GitHub's own parser and
+ * expression evaluator, the committed dist/ bundles for `uses:` of this action). Starts the simulator
+ * with a project whose repository, held in memory, has a sample workflow, then runs:
+ * 1. a pull-request gate workflow: the root action (`command: run-workflow`), then the sub-actions
+ *    run-workflow (`wait: false`) and wait-for-run gating on the build only;
+ * 2. verify-webhook/README.md's relay workflow, as written, on the BUILD delivery the simulator signed
+ *    for the gate's build (a repository_dispatch event, as the README's relay makes one), and again on
+ *    the same body with a line break added, which it must reject;
+ * 3. the early-start pattern (a device that takes P to provision and an app build that takes B,
+ *    started one after the other and overlapped) step by step, with the time each takes from job start
+ *    until the tests can start.
+ * Each step's log is printed as the runner renders it, with its outputs and job summary.
  *
  * Exits non-zero if anything is not as expected; leaves no temporary directory and no active session.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,12 +27,16 @@ import { join } from 'node:path';
 const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 process.env.TMPDIR = TEMP_ROOT;
 
-const { startSimulator } = await import('../../simulator/index.js');
-const { maskWith, renderLog, runAction } = await import('../../__tests__/harness/runner/step.js');
+const { MemoryRepo, startSimulator } = await import('../../simulator/index.js');
+const { maskWith, renderLog } = await import('../../__tests__/harness/runner/step.js');
+const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js');
+const { findRecipes } = await import('../../__tests__/harness/recipes.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
-type ActionRun = Awaited<ReturnType<typeof runAction>>;
+type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
+type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;
+type StepResult = WorkflowResult['jobs'][string]['steps'][number];
 
-const WORKFLOW = `name: Pull request gate
+const SAMPLE_WORKFLOW = `name: Pull request gate
 on:
   workflow_dispatch:
     inputs:
@@ -53,6 +62,48 @@ jobs:
     needs: [e2e]
     params:
       platform: ios
+`;
+
+/** The GitHub workflow the demo runs: the gate, then a dispatch followed by id and gated on its build. */
+const GATE_WORKFLOW = `name: Demo gate
+on: pull_request
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Gate the pull request (the root action, command run-workflow)
+        id: gate
+        uses: svc-actions/svc-action@v1
+        with:
+          command: run-workflow
+          token: \${{ secrets.SVC_TOKEN }}
+          base-url: \${{ vars.SVC_BASE_URL }}
+          app-id: \${{ vars.SVC_APP_ID }}
+          workflow: pr-gate.yml
+          git-ref: main
+          inputs: 'profile: production'
+          poll-interval-seconds: 0.25
+
+      - name: Dispatch without waiting
+        id: dispatch
+        uses: svc-actions/svc-action/run-workflow@v1
+        with:
+          token: \${{ secrets.SVC_TOKEN }}
+          base-url: \${{ vars.SVC_BASE_URL }}
+          app-id: \${{ vars.SVC_APP_ID }}
+          workflow: pr-gate.yml
+          git-ref: main
+          wait: false
+
+      - name: Gate on the build only
+        id: build
+        uses: svc-actions/svc-action/wait-for-run@v1
+        with:
+          token: \${{ secrets.SVC_TOKEN }}
+          base-url: \${{ vars.SVC_BASE_URL }}
+          run-id: \${{ steps.dispatch.outputs.run-id }}
+          jobs: build_ios
+          poll-interval-seconds: 0.25
 `;
 
 /** The early-start figures: a device that takes P to provision, an app build that takes B. */
@@ -122,103 +173,104 @@ async function startReceiver(): Promise<{
   };
 }
 
+/** Prints what the runner shows of an engine step beyond its log: its outputs and its job summary. */
+function showStep(step: StepResult, secrets: string[]): void {
+  const hide = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join('***'), text);
+  const outputs = Object.entries(step.outputs).filter(([, value]) => value !== '');
+  if (outputs.length > 0) {
+    console.log(bold('    Outputs:'));
+    for (const [name, value] of outputs) console.log(`      ${name} = ${shorten(hide(value))}`);
+  }
+  if (step.summary.trim()) console.log(`${bold('    Job summary:')}\n${hide(step.summary.trim())}`);
+}
+
 async function main(): Promise<void> {
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
   const receiver = await startReceiver();
   try {
     const account = sim.addAccount({ name: 'acme' });
-    const project = sim.addProject({ account, workflows: { 'pr-gate.yml': WORKFLOW }, name: 'mobile-app' });
+    // The project's repository, in memory: its head commit is the one the pull request is at.
+    const repo = new MemoryRepo({ 'pr-gate.yml': SAMPLE_WORKFLOW });
+    const project = sim.addProject({ account, workflows: repo, name: 'mobile-app' });
     const token = sim.addToken({ account, role: 'developer', robot: true });
     const api = { 'base-url': sim.url, token };
     console.log(`Simulator at ${sim.url}; project ${project.id}`);
     // The project's BUILD webhook: the simulator signs and delivers one when a build job ends.
     sim.webhooks.add({ projectId: project.id, event: 'BUILD', url: receiver.url, secret: WEBHOOK_SECRET });
+    const secrets = { SVC_TOKEN: token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET };
+    const engine = {
+      secrets,
+      vars: { SVC_BASE_URL: sim.url, SVC_APP_ID: project.id },
+      // A push of the repository's head commit: wait-for-run binds the run to it (expected-commit).
+      github: { event_name: 'push', sha: repo.headSha, ref: 'refs/heads/main' },
+      log: (line: string) => console.log(line),
+      onStep: (_job: string, step: StepResult) => showStep(step, Object.values(secrets)),
+    };
 
-    // 1. The root action (one action, `command:` chooses), as v1 workflows use it.
-    const gate = await runAction({
-      entry: 'main',
-      inputs: {
-        command: 'run-workflow',
-        ...api,
-        'app-id': project.id,
-        workflow: 'pr-gate.yml',
-        'git-ref': 'main',
-        inputs: 'profile: production',
-        'poll-interval-seconds': POLL,
-      },
-    });
-    show('uses: svc-action (command: run-workflow, pr-gate.yml on main)', gate);
+    // 1. The gate: the root action (`command:` chooses), as v1 workflows use it; then the sub-actions.
+    console.log(`\n${bold('── A pull-request gate workflow ──')}`);
+    const gate = (await runWorkflow(GATE_WORKFLOW, engine)).jobs.gate;
+    const [gated, dispatched, build] = gate.steps;
     expect(
-      gate.exitCode === 0 && gate.outputs.status === 'success',
-      'the root action run-workflow should succeed',
+      gated.outcome === 'success' && gated.outputs.status === 'success',
+      'the root action should pass the gate',
     );
-
-    // 2. Sub-actions: dispatch without waiting, then gate on the build only with wait-for-run.
-    const dispatched = await runAction({
-      entry: 'run-workflow',
-      inputs: {
-        ...api,
-        'app-id': project.id,
-        workflow: 'pr-gate.yml',
-        'git-ref': 'main',
-        wait: 'false',
-      },
-    });
-    show('uses: svc-action/run-workflow (wait: false)', dispatched);
     const runId = dispatched.outputs['run-id'] ?? '';
-    expect(dispatched.exitCode === 0 && runId !== '', 'run-workflow with wait: false should give a run id');
-    const gated = await runAction({
-      entry: 'wait-for-run',
-      inputs: { ...api, 'run-id': runId, jobs: 'build_ios', 'poll-interval-seconds': POLL },
-    });
-    show('uses: svc-action/wait-for-run (jobs: build_ios)', gated);
-    expect(gated.exitCode === 0, 'wait-for-run gating on build_ios should succeed');
-    const jobs = JSON.parse(gated.outputs.jobs ?? '[]') as Array<{ key: string; status: string }>;
+    expect(
+      dispatched.outcome === 'success' && runId !== '',
+      'run-workflow with wait: false should give a run id',
+    );
+    expect(build.outcome === 'success', 'wait-for-run gating on build_ios should succeed');
+    const jobs = JSON.parse(build.outputs.jobs ?? '[]') as Array<{ key: string; status: string }>;
     expect(
       jobs.find((job) => job.key === 'build_ios')?.status === 'success' &&
         jobs.find((job) => job.key === 'submit')?.status !== 'success',
       'wait-for-run should end when build_ios ends, before submit',
     );
 
-    // 3. verify-webhook: the delivery of the first run's build, as the recipe's relay hands it to a
-    // workflow (the raw body written to a file), then the same body with a line break added.
+    // 2. The webhook: the README's relay workflow, as written, on the delivery of the gate's build.
     await sim.webhooks.idle();
-    const delivery = receiver.deliveries[0];
-    const buildId = (JSON.parse(gate.outputs['build-ids'] ?? '[]') as string[])[0];
-    expect(delivery !== undefined, 'the simulator should deliver the BUILD webhook of the first run');
+    const buildId = (JSON.parse(gated.outputs['build-ids'] ?? '[]') as string[])[0];
+    const delivery = receiver.deliveries.find((d) => d.body.toString('utf8').includes(buildId ?? '-'));
+    expect(delivery !== undefined, "the simulator should deliver the BUILD webhook of the gate's build");
+    const relayWorkflow = findRecipes().filter(
+      (recipe) => recipe.file === 'verify-webhook/README.md' && recipe.title === 'Service webhook',
+    )[1];
     if (delivery) {
-      const bodyDir = mkdtempSync(join(tmpdir(), 'webhook-'));
-      try {
-        const payloadFile = join(bodyDir, 'svc-webhook.json');
-        writeFileSync(payloadFile, delivery.body);
-        const webhook = { 'webhook-secret': WEBHOOK_SECRET, signature: delivery.signature };
-        const verified = await runAction({
-          entry: 'verify-webhook',
-          inputs: { ...webhook, 'payload-file': payloadFile },
+      const relayed = (body: Buffer): Promise<WorkflowResult> =>
+        runWorkflow(relayWorkflow.text, {
+          ...engine,
+          github: {
+            event_name: 'repository_dispatch',
+            event: {
+              action: 'svc-webhook',
+              client_payload: { signature: delivery.signature, body_base64: body.toString('base64') },
+            },
+          },
         });
-        show('uses: svc-action/verify-webhook (the BUILD delivery of the first run)', verified);
-        expect(
-          verified.exitCode === 0 &&
-            verified.outputs.event === 'BUILD' &&
-            verified.outputs.status === 'finished' &&
-            verified.outputs.id === buildId,
-          "verify-webhook should accept the delivery of the first run's build",
-        );
-        const altered = await runAction({
-          entry: 'verify-webhook',
-          inputs: { ...webhook, payload: `${delivery.body.toString('utf8')}\n` },
-        });
-        show('uses: svc-action/verify-webhook (the same body with a line break added)', altered);
-        expect(
-          altered.exitCode === 1 && Object.values(altered.outputs).every((value) => value === ''),
-          'verify-webhook should reject an altered body and set no output',
-        );
-      } finally {
-        rmSync(bodyDir, { recursive: true, force: true });
-      }
+      console.log(`\n${bold("── verify-webhook/README.md's relay workflow, on the build's delivery ──")}`);
+      const accepted = await relayed(delivery.body);
+      const verified = accepted.jobs.handle.steps[1];
+      expect(
+        verified.outcome === 'success' &&
+          verified.outputs.event === 'BUILD' &&
+          verified.outputs.status === 'finished' &&
+          verified.outputs.id === buildId &&
+          accepted.jobs.release.result === 'success',
+        "the relay workflow should verify the delivery of the gate's build and release it",
+      );
+      console.log(`\n${bold('── The same workflow, on the same body with a line break added ──')}`);
+      const altered = await relayed(Buffer.concat([delivery.body, Buffer.from('\n')]));
+      const rejected = altered.jobs.handle.steps[1];
+      expect(
+        rejected.outcome === 'failure' &&
+          Object.values(rejected.outputs).every((value) => value === '') &&
+          altered.jobs.release.result === 'skipped',
+        'the relay workflow should reject an altered body, set no output and release nothing',
+      );
     }
 
-    // 4. The early-start pattern, against the sequential one (scripts/bench/early-start-step.ts).
+    // 3. The early-start pattern, against the sequential one (scripts/bench/early-start-step.ts).
     console.log(
       `\n${bold(`Early start: provisioning P = ${seconds(PROVISIONING_MS)}, app build B = ${seconds(BUILD_MS)}`)}`,
     );

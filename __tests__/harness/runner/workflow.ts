@@ -33,6 +33,8 @@ export interface EngineOptions {
   workspace?: string;
   /** Called with each line a runner would print (step headers, rendered logs). */
   log?: (line: string) => void;
+  /** Called when a step has ended (skipped steps too), with its result. */
+  onStep?: (job: string, step: StepResult) => void;
 }
 
 export interface StepResult {
@@ -42,6 +44,8 @@ export interface StepResult {
   conclusion: 'success' | 'failure' | 'skipped';
   outputs: Record<string, string>;
   log: string;
+  /** What the step appended to $GITHUB_STEP_SUMMARY. */
+  summary: string;
   post?: { exitCode: number | null; log: string };
 }
 
@@ -199,8 +203,6 @@ interface RawStep {
 /** Runs `text` (a workflow, a job or a list of steps) and returns each job's result. */
 export async function runWorkflow(text: string, options: EngineOptions = {}): Promise<WorkflowResult> {
   const content = asWorkflow(text);
-  const log = options.log ?? (() => undefined);
-  const repository = options.repository ?? 'svc-actions/svc-action';
   const parsed = parseWorkflow({ name: 'recipe.yml', content }, new NoOperationTraceWriter());
   const errors = parsed.context.errors.getErrors();
   if (errors.length > 0 || !parsed.value)
@@ -208,8 +210,26 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
   const template = await convertWorkflowTemplate(parsed.context, parsed.value);
   if (template.errors?.length) throw new Error(template.errors.map((e) => e.Message).join('; '));
   const raw = parse(content) as { jobs: Record<string, { steps?: RawStep[] }> };
+  // Everything the run writes (the event, the workspace unless given, each job's temp) under one
+  // directory, removed when the run ends however it ends.
+  const root = mkdtempSync(join(tmpdir(), 'svc-engine-'));
+  try {
+    return await runJobs(template, raw, options, root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function runJobs(
+  template: Awaited<ReturnType<typeof convertWorkflowTemplate>>,
+  raw: { jobs: Record<string, { steps?: RawStep[] }> },
+  options: EngineOptions,
+  root: string,
+): Promise<WorkflowResult> {
+  const log = options.log ?? ((): void => undefined);
+  const repository = options.repository ?? 'svc-actions/svc-action';
   const result: WorkflowResult = { jobs: {}, noopsRun: [] };
-  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'svc-engine-workspace-'));
+  const workspace = options.workspace ?? mkdtempSync(join(root, 'workspace-'));
   const github: Record<string, Json> = {
     event_name: 'workflow_dispatch',
     sha: '0'.repeat(40),
@@ -221,7 +241,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
     ...options.github,
   };
   // The event payload, where the runner puts it (GITHUB_EVENT_PATH), from github.event.
-  const eventPath = join(mkdtempSync(join(tmpdir(), 'svc-engine-event-')), 'event.json');
+  const eventPath = join(root, 'event.json');
   writeFileSync(eventPath, JSON.stringify(github.event ?? {}));
   const workflowEnv = (tokenValue(template.env, { github }, { failed: false }) ?? {}) as Record<string, Json>;
   const pending = [...template.jobs];
@@ -240,7 +260,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
     const needsFailed = Object.values(needs).some(
       (need) => (need as { result: string }).result !== 'success',
     );
-    const runnerTemp = mkdtempSync(join(tmpdir(), 'svc-engine-temp-'));
+    const runnerTemp = mkdtempSync(join(root, 'temp-'));
     const base: Context = {
       github,
       secrets: options.secrets ?? {},
@@ -298,12 +318,14 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
         conclusion: 'skipped',
         outputs: {},
         log: '',
+        summary: '',
       };
       stepResults.push(record);
       log(`  ▸ ${name}`);
       if (!truthy(evaluate(step.if.expression, context(), status))) {
         steps[stepId] = { outcome: 'skipped', conclusion: 'skipped', outputs: {} };
         log('    (skipped)');
+        options.onStep?.(id, record);
         continue;
       }
       const stepEnv = { ...env };
@@ -328,6 +350,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
         const run = runShell(script, shellEnv, workspace);
         record.log = renderLog(run.stdout);
         record.outputs = parseCommandFile(run.files.output);
+        record.summary = run.files.summary;
         Object.assign(env, parseCommandFile(run.files.env));
         ok = run.exitCode === 0;
       } else {
@@ -358,6 +381,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
           const run = await runAction({ entry: entry(spec.runs.main), inputs, env: shellEnv });
           record.log = renderLog(run.stdout);
           record.outputs = run.outputs;
+          record.summary = run.summary;
           Object.assign(env, run.env);
           ok = run.exitCode === 0;
           const post = spec.runs.post;
@@ -383,6 +407,7 @@ export async function runWorkflow(text: string, options: EngineOptions = {}): Pr
       if (record.conclusion === 'failure') status.failed = true;
       steps[stepId] = { outcome: record.outcome, conclusion: record.conclusion, outputs: record.outputs };
       log(`    ${record.outcome}${ok ? '' : continueOnError ? ' (continue-on-error)' : ''}`);
+      options.onStep?.(id, record);
     }
     for (const post of posts) await post();
     rmSync(runnerTemp, { recursive: true, force: true });
