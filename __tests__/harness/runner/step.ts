@@ -59,24 +59,52 @@ export interface RunOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
+/** The files the runner gives a step, by the name of the variable that points to each. */
+const STEP_FILES = {
+  GITHUB_OUTPUT: 'output',
+  GITHUB_STATE: 'state',
+  GITHUB_ENV: 'env',
+  GITHUB_STEP_SUMMARY: 'summary',
+} as const;
+
+export type StepFiles = Record<(typeof STEP_FILES)[keyof typeof STEP_FILES], string>;
+
+/**
+ * A step's runner files, empty, in a new directory: `env` has the variables that point to them
+ * (every step, `uses:` or `run:`, gets the four), `read()` gives what the step wrote, `remove()`
+ * deletes them.
+ */
+export function createStepFiles(): {
+  dir: string;
+  env: Record<string, string>;
+  read: () => StepFiles;
+  remove: () => void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-action-run-'));
+  for (const file of Object.values(STEP_FILES)) writeFileSync(join(dir, file), '');
+  return {
+    dir,
+    env: Object.fromEntries(Object.entries(STEP_FILES).map(([name, file]) => [name, join(dir, file)])),
+    read: () =>
+      Object.fromEntries(
+        Object.values(STEP_FILES).map((file) => [file, readFileSync(join(dir, file), 'utf8')]),
+      ) as StepFiles,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 export async function runAction(options: RunOptions): Promise<ActionRun> {
   const entry = options.entry ?? 'main';
-  const dir = mkdtempSync(join(tmpdir(), 'svc-action-run-'));
-  const files = {
-    GITHUB_OUTPUT: 'output',
-    GITHUB_STATE: 'state',
-    GITHUB_ENV: 'env',
-    GITHUB_STEP_SUMMARY: 'summary',
-  };
+  const stepFiles = createStepFiles();
+  const dir = stepFiles.dir;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
     RUNNER_TEMP: dir,
     GITHUB_ACTIONS: 'true',
-    ...Object.fromEntries(Object.entries(files).map(([name, file]) => [name, join(dir, file)])),
+    ...stepFiles.env,
     ...options.env,
   };
-  for (const file of Object.values(files)) writeFileSync(join(dir, file), '');
   for (const [name, value] of Object.entries(options.inputs ?? {}))
     env[`INPUT_${name.toUpperCase()}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
@@ -107,10 +135,8 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   );
   clearTimeout(timer);
 
-  const raw = Object.fromEntries(
-    Object.values(files).map((file) => [file, readFileSync(join(dir, file), 'utf8')]),
-  );
-  rmSync(dir, { recursive: true, force: true });
+  const raw = stepFiles.read();
+  stepFiles.remove();
   return {
     exitCode,
     signal,

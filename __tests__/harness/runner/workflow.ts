@@ -8,13 +8,13 @@
  * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
-import { parseCommandFile, renderLog, runAction } from './step.js';
+import { createStepFiles, parseCommandFile, renderLog, runAction, type StepFiles } from './step.js';
 import { readActionYaml } from './step.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -176,23 +176,17 @@ function runShell(
   script: string,
   env: Record<string, string>,
   cwd: string,
-): { exitCode: number | null; stdout: string; files: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-engine-run-'));
-  const names = {
-    GITHUB_OUTPUT: 'output',
-    GITHUB_ENV: 'env',
-    GITHUB_STEP_SUMMARY: 'summary',
-    GITHUB_STATE: 'state',
-  };
-  for (const file of Object.values(names)) writeFileSync(join(dir, file), '');
-  writeFileSync(join(dir, 'script.sh'), script);
-  const child = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(dir, 'script.sh')], {
-    env: { ...env, ...Object.fromEntries(Object.entries(names).map(([k, f]) => [k, join(dir, f)])) },
+): { exitCode: number | null; stdout: string; files: StepFiles } {
+  const stepFiles = createStepFiles();
+  const scriptPath = join(stepFiles.dir, 'script.sh');
+  writeFileSync(scriptPath, script);
+  const child = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptPath], {
+    env: { ...env, ...stepFiles.env },
     cwd,
     encoding: 'utf8',
   });
-  const files = Object.fromEntries(Object.values(names).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
-  rmSync(dir, { recursive: true, force: true });
+  const files = stepFiles.read();
+  stepFiles.remove();
   return { exitCode: child.status, stdout: child.stdout + child.stderr, files };
 }
 
