@@ -5,15 +5,13 @@
  * URL and project id as `secrets`/`vars`. Third-party steps that cannot run here are no-ops named per
  * recipe. A block the table below does not name fails the suite: a new recipe must be run to land.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { findBlocks, findRecipes, type Recipe } from '../harness/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
 import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
+import { createUserProject, removeUserProject } from '../harness/user-project.js';
 import { call } from '../simulator/helpers.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 
@@ -30,13 +28,7 @@ interface Expectation {
    * its own github context (a repository_dispatch event, for the webhook receiver).
    */
   scenario?: (run: (github: Record<string, unknown>) => Promise<WorkflowResult>) => Promise<void>;
-  /** Set when the recipe cannot pass for a reason outside the engine: the reason. */
-  failing?: string;
 }
-
-const DEVICE_REASON =
-  'its run: steps are the user project (npm ci, npx agent-device / Appium / argent, npm run test:e2e:*): ' +
-  'they need a user-project fixture and the simulator device controllers of issue 25 item 11 (polish)';
 
 /** Recipes by file and title (a title may repeat within a file: then by order). */
 const RECIPES: Record<string, Expectation[]> = {
@@ -81,26 +73,83 @@ const RECIPES: Record<string, Expectation[]> = {
     },
   ],
   'start-device-session/README.md › iOS end-to-end': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        // agent-device, installed by `npm ci`, drives the session's daemon with what the step exported.
+        expect(logOf(result)).toMatch(/^iPhone 16 \(ios simulator target=mobile\) booted=true$/m);
+        expect(logOf(result)).toMatch(/\/e2e-ios\.png$/m);
+        expect(logOf(result)).toMatch(/^Session http\S+, browser preview http\S+$/m);
+        expect(newSessions(world).map((session) => session.name)).toEqual(['pr-7-ios']);
+        deviceStopped(result, world);
+      },
+    },
   ],
   'start-device-session/README.md › Android end-to-end': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        // e2e/appium.mjs as the README writes it, with webdriverio, against the session's Appium URL.
+        expect(logOf(result)).toMatch(/^The screen has \d+ characters of page source\.$/m);
+        expect(newSessions(world).map((session) => [session.platform, session.type])).toEqual([
+          ['android', 'appium'],
+        ]);
+        deviceStopped(result, world);
+      },
+    },
   ],
   'start-device-session/README.md › argent end-to-end': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        expect(logOf(result)).toMatch(/^argent tools: list-devices, screenshot, gesture-tap$/m);
+        expect(logOf(result)).toMatch(/^argent e2e: screenshot of \S+ taken, tapped$/m);
+        deviceStopped(result, world);
+      },
+    },
   ],
   'start-device-session/README.md › Device matrix': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: deviceStopped,
-      failing: `${DEVICE_REASON}; and strategy.matrix is not expanded by the engine yet`,
+      check: (result, world) => {
+        // One session per matrix entry, each named after its device and stopped by its own post step.
+        expect(newSessions(world).map((session) => session.name)).toEqual([
+          'ios iPhone 16',
+          'ios iPad Air 13-inch (M2)',
+          'android pixel_7',
+        ]);
+        for (const device of ['iPhone 16', 'iPad Air 13-inch (M2)', 'pixel_7'])
+          expect(logOf(result)).toContain(`e2e passed on ${device}`);
+        deviceStopped(result, world);
+      },
     },
   ],
   'start-device-session/README.md › Build, then test on a device': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        // The build job's build id crosses to the next job and becomes the session's app.
+        const buildId = result.jobs.build.outputs['build-id'];
+        expect(buildId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(newSessions(world).map((session) => session.buildId)).toEqual([buildId]);
+        expect(logOf(result)).toMatch(/\/e2e-ios\.png$/m);
+        deviceStopped(result, world);
+      },
+    },
   ],
   'stop-device-session/README.md › One device, three jobs': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        // Started in one job, used in the next, stopped by the third: one session for all three.
+        const sessionId = result.jobs.start.outputs['session-id'];
+        expect(newSessions(world).map((session) => session.id)).toEqual([sessionId]);
+        expect(result.jobs.e2e.result).toBe('success');
+        expect(logOf({ jobs: { e2e: result.jobs.e2e }, noopsRun: [] })).toMatch(/\/e2e-ios\.png$/m);
+        expect(result.jobs.stop.steps.at(-1)?.outputs.status).toBe('stopped');
+        deviceStopped(result, world);
+      },
+    },
   ],
   'verify-webhook/README.md › Service webhook': [
     {
@@ -140,7 +189,17 @@ const RECIPES: Record<string, Expectation[]> = {
     },
   ],
   'wait-for-device-session/README.md › iOS end-to-end, device started early': [
-    { noops: [CHECKOUT, SETUP_NODE], check: deviceStopped, failing: DEVICE_REASON },
+    {
+      noops: [CHECKOUT, SETUP_NODE],
+      check: (result, world) => {
+        // The build ran while the device was provisioned; the tests ran once it was ready.
+        const log = logOf(result);
+        expect(log.indexOf('e2e build: done')).toBeGreaterThan(-1);
+        expect(log.indexOf('e2e build: done')).toBeLessThan(log.indexOf('e2e-ios.png'));
+        expect(newSessions(world)).toHaveLength(1);
+        deviceStopped(result, world);
+      },
+    },
   ],
   'wait-for-run/README.md › Dispatch early, wait later': [
     {
@@ -158,6 +217,19 @@ const RECIPES: Record<string, Expectation[]> = {
   ],
 };
 
+/** Every step's log of every job, as one text. */
+function logOf(result: WorkflowResult): string {
+  return Object.values(result.jobs)
+    .flatMap((job) => job.steps.map((step) => step.log))
+    .join('\n');
+}
+
+/** The sessions created since the current test began (the world is shared by the recipes). */
+let sessionsBefore = 0;
+function newSessions(world: World): ReturnType<World['sim']['sessions']> {
+  return world.sim.sessions().slice(sessionsBefore);
+}
+
 function deviceStopped(result: WorkflowResult, world: World): void {
   for (const job of Object.values(result.jobs)) expect(job.result).toBe('success');
   expect(world.sim.activeSessions()).toEqual([]);
@@ -171,34 +243,6 @@ const planned = recipes.map((recipe) => {
   const index = (seen[key] = (seen[key] ?? -1) + 1);
   return { recipe, key: index > 0 ? `${key} (${index + 1})` : key, expectation: RECIPES[key]?.[index] };
 });
-
-/**
- * The user's checkout the recipes' run: steps start in: a project with no dependencies whose `npm test`
- * passes (what `npm ci && npm test` of a recipe stands for), so those steps run as written.
- */
-function userProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-recipe-project-'));
-  const pkg = {
-    name: 'user-app',
-    version: '1.0.0',
-    private: true,
-    scripts: { test: 'echo "unit tests: 3 passed"' },
-  };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
-  // Offline: a recipe step that would fetch a package (npx agent-device) fails at once, never downloads.
-  writeFileSync(join(dir, '.npmrc'), 'offline=true\n');
-  writeFileSync(
-    join(dir, 'package-lock.json'),
-    JSON.stringify({
-      name: 'user-app',
-      version: '1.0.0',
-      lockfileVersion: 3,
-      requires: true,
-      packages: { '': pkg },
-    }),
-  );
-  return dir;
-}
 
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
 interface Delivery {
@@ -230,7 +274,7 @@ let workspace: string;
 /** A fake of GitHub's API: the statuses the commit-statuses recipe posts. */
 const github = new FakeGitHub();
 beforeAll(async () => {
-  workspace = userProject();
+  workspace = createUserProject();
   await github.start();
   world = await createWorld({
     'e2e.yml': workflow(
@@ -277,7 +321,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopLeftSessions(world);
   await world.sim.close();
-  rmSync(workspace, { recursive: true, force: true });
+  removeUserProject(workspace);
   await github.close();
 });
 
@@ -295,55 +339,51 @@ describe('the README recipes', () => {
 
   for (const { recipe, key, expectation } of planned) {
     if (!expectation) continue;
-    const run = expectation.failing ? test.failing : test;
-    run(
-      `${key} runs as written`,
-      async () => {
-        const lines: string[] = [];
-        const runAs = (github: Record<string, unknown>): Promise<WorkflowResult> =>
-          runWorkflow(recipe.text, {
-            secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
-            vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-            github: github as Record<string, never>,
-            noops: expectation.noops,
-            workspace,
-            log: (line) => lines.push(line),
-          });
-        if (expectation.scenario) {
-          try {
-            return await expectation.scenario(runAs);
-          } catch (error) {
-            throw new Error(`${(error as Error).message}\n--- the runs ---\n${lines.join('\n')}`, {
-              cause: error,
-            });
-          }
-        }
-        const result = await runWorkflow(recipe.text, {
+    test(`${key} runs as written`, async () => {
+      sessionsBefore = world.sim.sessions().length;
+      const lines: string[] = [];
+      const runAs = (github: Record<string, unknown>): Promise<WorkflowResult> =>
+        runWorkflow(recipe.text, {
           secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
           vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-          github: {
-            event_name: 'pull_request',
-            sha: world.repo.headSha,
-            repository: 'acme/app',
-            api_url: github.url,
-            ref: 'refs/pull/7/merge',
-            event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
-          },
+          github: github as Record<string, never>,
           noops: expectation.noops,
           workspace,
           log: (line) => lines.push(line),
         });
+      if (expectation.scenario) {
         try {
-          expectation.check(result, world);
+          return await expectation.scenario(runAs);
         } catch (error) {
-          // The steps as a runner prints them, so a failing recipe says which step did what.
-          throw new Error(`${(error as Error).message}\n--- the run ---\n${lines.join('\n')}`, {
+          throw new Error(`${(error as Error).message}\n--- the runs ---\n${lines.join('\n')}`, {
             cause: error,
           });
         }
-        expect(result.noopsRun.every((name) => expectation.noops.includes(name))).toBe(true);
-      },
-      120_000,
-    );
+      }
+      const result = await runWorkflow(recipe.text, {
+        secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
+        vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
+        github: {
+          event_name: 'pull_request',
+          sha: world.repo.headSha,
+          repository: 'acme/app',
+          api_url: github.url,
+          ref: 'refs/pull/7/merge',
+          event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
+        },
+        noops: expectation.noops,
+        workspace,
+        log: (line) => lines.push(line),
+      });
+      try {
+        expectation.check(result, world);
+      } catch (error) {
+        // The steps as a runner prints them, so a failing recipe says which step did what.
+        throw new Error(`${(error as Error).message}\n--- the run ---\n${lines.join('\n')}`, {
+          cause: error,
+        });
+      }
+      expect(result.noopsRun.every((name) => expectation.noops.includes(name))).toBe(true);
+    }, 120_000);
   }
 });

@@ -2,11 +2,13 @@
  * `npm run recipe -- <sub-action> "<recipe title>"`: runs one README recipe, as written, against a
  * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and prints its
  * steps as a runner would. `npm run recipe` alone lists the recipes. actions/checkout and
- * actions/setup-node are replaced by no-ops (said in the log); run: steps start in an empty directory.
+ * actions/setup-node are replaced by no-ops (said in the log); run: steps start in the user project the
+ * tests use (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts).
  */
 import { createWorld } from '../../__tests__/harness/world.js';
 import { findRecipes } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
+import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
@@ -35,6 +37,7 @@ console.log(
   `Recipe "${recipe.title}" (${recipe.file}) against the simulator at ${world.sim.url}; no-ops: ${NOOPS.join(', ')}`,
 );
 let failed: boolean;
+const workspace = createUserProject();
 try {
   const result = await runWorkflow(recipe.text, {
     secrets: { SVC_TOKEN: world.token },
@@ -45,6 +48,7 @@ try {
       event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
     },
     noops: NOOPS,
+    workspace,
     log: (line) => console.log(line),
   });
   failed = Object.values(result.jobs).some((job) => job.result === 'failure');
@@ -55,5 +59,6 @@ try {
       headers: { Authorization: `Bearer ${world.token}` },
     });
   await world.sim.close();
+  removeUserProject(workspace);
 }
 process.exit(failed ? 1 : 0);

@@ -7,14 +7,22 @@
  * in reverse order under their `post-if`; `run:` steps run in bash with the runner's file commands.
  * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
-import { createStepFiles, parseCommandFile, renderLog, runAction, type StepFiles } from './step.js';
+import {
+  createStepFiles,
+  DEFAULT_RUNTIME,
+  parseCommandFile,
+  renderLog,
+  runAction,
+  RUNTIMES,
+  type StepFiles,
+} from './step.js';
 import { readActionYaml } from './step.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -171,23 +179,41 @@ function ownAction(uses: string, repository: string): string | undefined {
   return undefined;
 }
 
-/** Runs a `run:` script in bash as the runner does (`bash --noprofile --norc -eo pipefail`). */
-function runShell(
+/** How long a `run:` step may take here: the recipes' steps take seconds against the simulator. */
+const RUN_STEP_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs a `run:` script in bash as the runner does (`bash --noprofile --norc -eo pipefail`). Never
+ * synchronously: the simulator the script talks to answers from this same process.
+ */
+async function runShell(
   script: string,
   env: Record<string, string>,
   cwd: string,
-): { exitCode: number | null; stdout: string; files: StepFiles } {
+): Promise<{ exitCode: number | null; stdout: string; files: StepFiles }> {
   const stepFiles = createStepFiles();
   const scriptPath = join(stepFiles.dir, 'script.sh');
   writeFileSync(scriptPath, script);
-  const child = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptPath], {
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptPath], {
     env: { ...env, ...stepFiles.env },
     cwd,
-    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // A step that hangs is a failure, never a wait for ever.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, RUN_STEP_TIMEOUT_MS);
+  const exitCode = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  clearTimeout(timer);
   const files = stepFiles.read();
   stepFiles.remove();
-  return { exitCode: child.status, stdout: child.stdout + child.stderr, files };
+  const note = timedOut ? `\n(the step was killed after ${RUN_STEP_TIMEOUT_MS / 1000} s)` : '';
+  return { exitCode, stdout: output + note, files };
 }
 
 interface RawStep {
@@ -254,166 +280,233 @@ async function runJobs(
     const needsFailed = Object.values(needs).some(
       (need) => (need as { result: string }).result !== 'success',
     );
-    const runnerTemp = mkdtempSync(join(root, 'temp-'));
-    const base: Context = {
-      github,
-      secrets: options.secrets ?? {},
-      vars: options.vars ?? {},
-      needs,
-      inputs: {},
-      matrix: {},
-      strategy: {},
-      // The runner gives each job its own temporary directory, emptied when the job ends: two runs of a
-      // recipe at once (two deliveries of a webhook) never share $RUNNER_TEMP's files.
-      runner: { os: 'Linux', temp: runnerTemp },
-      job: { status: 'success' },
-    };
-    log(`▶ job ${id}`);
-    if (!truthy(evaluate(job.if.expression, { ...base, env: workflowEnv }, { failed: needsFailed }))) {
-      log(`  skipped (if: ${job.if.expression})`);
-      result.jobs[id] = { result: 'skipped', outputs: {}, steps: [] };
-      rmSync(runnerTemp, { recursive: true, force: true });
-      continue;
-    }
-    const env: Record<string, string> = Object.fromEntries(
-      Object.entries(workflowEnv).map(([k, v]) => [k, str(v)]),
-    );
-    Object.assign(
-      env,
-      Object.fromEntries(
-        Object.entries(
-          (tokenValue(job.env, { ...base, env }, { failed: false }) ?? {}) as Record<string, Json>,
-        ).map(([k, v]) => [k, str(v)]),
-      ),
-    );
-    const steps: Record<string, Json> = {};
-    const stepResults: StepResult[] = [];
-    const posts: Array<() => Promise<void>> = [];
-    const status = { failed: false };
-    const rawSteps = raw.jobs[id].steps ?? [];
-    for (const [i, step] of job.steps.entries()) {
-      if (!('uses' in step) && !('run' in step))
-        throw new Error(`${id}: step ${i + 1} is neither uses nor run`);
-      const context = (): Context => ({
-        ...base,
-        env,
-        steps,
-        job: { status: status.failed ? 'failure' : 'success' },
-      });
-      const stepId = step.id.startsWith('__') ? `__${i}` : step.id;
-      const uses = 'uses' in step ? step.uses.value : undefined;
-      const name = step.name
-        ? str(tokenValue(step.name, context(), status))
-        : (uses ?? `Run ${str((step as { run: { value?: string } }).run.value ?? '').split('\n')[0]}`);
-      const record: StepResult = {
-        id: stepId,
-        name,
-        outcome: 'skipped',
-        conclusion: 'skipped',
-        outputs: {},
-        log: '',
-        summary: '',
+    // One run of the job for each combination of its matrix (one run without a strategy).
+    const runOne = async (matrix: Record<string, Json>): Promise<JobResult> => {
+      const runnerTemp = mkdtempSync(join(root, 'temp-'));
+      const base: Context = {
+        github,
+        secrets: options.secrets ?? {},
+        vars: options.vars ?? {},
+        needs,
+        inputs: {},
+        matrix,
+        strategy: {},
+        // The runner gives each job its own temporary directory, emptied when the job ends: two runs of a
+        // recipe at once (two deliveries of a webhook) never share $RUNNER_TEMP's files.
+        runner: { os: 'Linux', temp: runnerTemp },
+        job: { status: 'success' },
       };
-      stepResults.push(record);
-      log(`  ▸ ${name}`);
-      if (!truthy(evaluate(step.if.expression, context(), status))) {
-        steps[stepId] = { outcome: 'skipped', conclusion: 'skipped', outputs: {} };
-        log('    (skipped)');
-        options.onStep?.(id, record);
-        continue;
+      const label = Object.keys(matrix).length ? `${id} (${Object.values(matrix).map(str).join(', ')})` : id;
+      log(`▶ job ${label}`);
+      if (!truthy(evaluate(job.if.expression, { ...base, env: workflowEnv }, { failed: needsFailed }))) {
+        log(`  skipped (if: ${job.if.expression})`);
+        rmSync(runnerTemp, { recursive: true, force: true });
+        return { result: 'skipped', outputs: {}, steps: [] };
       }
-      const stepEnv = { ...env };
-      for (const [k, v] of Object.entries(
-        (tokenValue(step.env, context(), status) ?? {}) as Record<string, Json>,
-      ))
-        stepEnv[k] = str(v);
-      const shellEnv = {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? tmpdir(),
-        GITHUB_ACTIONS: 'true',
-        CI: 'true',
-        RUNNER_TEMP: runnerTemp,
-        ...stringEnv(github, eventPath),
-        ...stepEnv,
-      };
-      let ok: boolean;
-      if (uses === undefined) {
-        const script = str(
-          tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
-        );
-        const run = runShell(script, shellEnv, workspace);
-        record.log = renderLog(run.stdout);
-        record.outputs = parseCommandFile(run.files.output);
-        record.summary = run.files.summary;
-        Object.assign(env, parseCommandFile(run.files.env));
-        ok = run.exitCode === 0;
-      } else {
-        const action = ownAction(uses, repository);
-        if (action === undefined) {
-          const bare = uses.split('@')[0];
-          if (!(options.noops ?? []).includes(bare))
-            throw new Error(
-              `${id}: step "${name}" uses ${bare}, which cannot run here and is not named as a no-op`,
-            );
-          result.noopsRun.push(bare);
-          record.log = `(no-op: ${bare})`;
-          ok = true;
-        } else {
-          const spec = readActionYaml(action);
-          const given = Object.fromEntries(
-            Object.entries(rawSteps[i]?.with ?? {}).map(([k, v]) => [
-              k,
-              interpolate(String(v), { ...context(), env: stepEnv }, status),
-            ]),
+      const env: Record<string, string> = Object.fromEntries(
+        Object.entries(workflowEnv).map(([k, v]) => [k, str(v)]),
+      );
+      Object.assign(
+        env,
+        Object.fromEntries(
+          Object.entries(
+            (tokenValue(job.env, { ...base, env }, { failed: false }) ?? {}) as Record<string, Json>,
+          ).map(([k, v]) => [k, str(v)]),
+        ),
+      );
+      const steps: Record<string, Json> = {};
+      const stepResults: StepResult[] = [];
+      const posts: Array<() => Promise<void>> = [];
+      const status = { failed: false };
+      const rawSteps = raw.jobs[id].steps ?? [];
+      for (const [i, step] of job.steps.entries()) {
+        if (!('uses' in step) && !('run' in step))
+          throw new Error(`${id}: step ${i + 1} is neither uses nor run`);
+        const context = (): Context => ({
+          ...base,
+          env,
+          steps,
+          job: { status: status.failed ? 'failure' : 'success' },
+        });
+        const stepId = step.id.startsWith('__') ? `__${i}` : step.id;
+        const uses = 'uses' in step ? step.uses.value : undefined;
+        const name = step.name
+          ? str(tokenValue(step.name, context(), status))
+          : (uses ?? `Run ${str((step as { run: { value?: string } }).run.value ?? '').split('\n')[0]}`);
+        const record: StepResult = {
+          id: stepId,
+          name,
+          outcome: 'skipped',
+          conclusion: 'skipped',
+          outputs: {},
+          log: '',
+          summary: '',
+        };
+        stepResults.push(record);
+        log(`  ▸ ${name}`);
+        if (!truthy(evaluate(step.if.expression, context(), status))) {
+          steps[stepId] = { outcome: 'skipped', conclusion: 'skipped', outputs: {} };
+          log('    (skipped)');
+          options.onStep?.(id, record);
+          continue;
+        }
+        const stepEnv = { ...env };
+        for (const [k, v] of Object.entries(
+          (tokenValue(step.env, context(), status) ?? {}) as Record<string, Json>,
+        ))
+          stepEnv[k] = str(v);
+        const shellEnv = {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? tmpdir(),
+          GITHUB_ACTIONS: 'true',
+          CI: 'true',
+          RUNNER_TEMP: runnerTemp,
+          ...stringEnv(github, eventPath),
+          ...stepEnv,
+        };
+        let ok: boolean;
+        if (uses === undefined) {
+          const script = str(
+            tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
           );
-          const inputs: Record<string, string> = {};
-          for (const [input, def] of Object.entries(spec.inputs ?? {}))
-            if (def.default !== undefined)
-              inputs[input] = interpolate(String(def.default), context(), status);
-          Object.assign(inputs, given);
-          const entry = (path: string): string => /dist\/([^/]+)\/index\.js$/.exec(path)?.[1] ?? path;
-          const run = await runAction({ entry: entry(spec.runs.main), inputs, env: shellEnv });
+          const run = await runShell(script, shellEnv, workspace);
           record.log = renderLog(run.stdout);
-          record.outputs = run.outputs;
-          record.summary = run.summary;
-          Object.assign(env, run.env);
+          record.outputs = parseCommandFile(run.files.output);
+          record.summary = run.files.summary;
+          Object.assign(env, parseCommandFile(run.files.env));
           ok = run.exitCode === 0;
-          const post = spec.runs.post;
-          if (post) {
-            const postIf = spec.runs['post-if'] ?? 'success()';
-            posts.unshift(async () => {
-              log(`  ▸ Post ${name}`);
-              if (!truthy(evaluate(postIf.replace(/^\$\{\{|\}\}$/g, '').trim(), context(), status))) return;
-              const ran = await runAction({ entry: entry(post), inputs, env: shellEnv, state: run.state });
-              record.post = { exitCode: ran.exitCode, log: renderLog(ran.stdout) };
-              log(indent(record.post.log, 4));
-              if (ran.exitCode !== 0) status.failed = true;
-            });
+        } else {
+          const action = ownAction(uses, repository);
+          if (action === undefined) {
+            const bare = uses.split('@')[0];
+            if (!(options.noops ?? []).includes(bare))
+              throw new Error(
+                `${id}: step "${name}" uses ${bare}, which cannot run here and is not named as a no-op`,
+              );
+            result.noopsRun.push(bare);
+            record.log = `(no-op: ${bare})`;
+            // What setup-node does that later steps see: the Node it sets up first on PATH (the
+            // recipes ask for 24, the runtime of this action's bundles).
+            if (bare === 'actions/setup-node') {
+              env.PATH = `${dirname(RUNTIMES[DEFAULT_RUNTIME])}:${env.PATH ?? process.env.PATH ?? ''}`;
+              record.log = `(no-op: ${bare}; Node ${DEFAULT_RUNTIME} first on PATH)`;
+            }
+            ok = true;
+          } else {
+            const spec = readActionYaml(action);
+            const given = Object.fromEntries(
+              Object.entries(rawSteps[i]?.with ?? {}).map(([k, v]) => [
+                k,
+                interpolate(String(v), { ...context(), env: stepEnv }, status),
+              ]),
+            );
+            const inputs: Record<string, string> = {};
+            for (const [input, def] of Object.entries(spec.inputs ?? {}))
+              if (def.default !== undefined)
+                inputs[input] = interpolate(String(def.default), context(), status);
+            Object.assign(inputs, given);
+            const entry = (path: string): string => /dist\/([^/]+)\/index\.js$/.exec(path)?.[1] ?? path;
+            const run = await runAction({ entry: entry(spec.runs.main), inputs, env: shellEnv });
+            record.log = renderLog(run.stdout);
+            record.outputs = run.outputs;
+            record.summary = run.summary;
+            Object.assign(env, run.env);
+            ok = run.exitCode === 0;
+            const post = spec.runs.post;
+            if (post) {
+              const postIf = spec.runs['post-if'] ?? 'success()';
+              posts.unshift(async () => {
+                log(`  ▸ Post ${name}`);
+                if (!truthy(evaluate(postIf.replace(/^\$\{\{|\}\}$/g, '').trim(), context(), status))) return;
+                const ran = await runAction({ entry: entry(post), inputs, env: shellEnv, state: run.state });
+                record.post = { exitCode: ran.exitCode, log: renderLog(ran.stdout) };
+                log(indent(record.post.log, 4));
+                if (ran.exitCode !== 0) status.failed = true;
+              });
+            }
           }
         }
+        if (record.log) log(indent(record.log, 4));
+        const continueOnError =
+          step['continue-on-error'] === true ||
+          str(tokenValue(step['continue-on-error'], context(), status)) === 'true';
+        record.outcome = ok ? 'success' : 'failure';
+        record.conclusion = ok || continueOnError ? 'success' : 'failure';
+        if (record.conclusion === 'failure') status.failed = true;
+        steps[stepId] = { outcome: record.outcome, conclusion: record.conclusion, outputs: record.outputs };
+        log(`    ${record.outcome}${ok ? '' : continueOnError ? ' (continue-on-error)' : ''}`);
+        options.onStep?.(id, record);
       }
-      if (record.log) log(indent(record.log, 4));
-      const continueOnError =
-        step['continue-on-error'] === true ||
-        str(tokenValue(step['continue-on-error'], context(), status)) === 'true';
-      record.outcome = ok ? 'success' : 'failure';
-      record.conclusion = ok || continueOnError ? 'success' : 'failure';
-      if (record.conclusion === 'failure') status.failed = true;
-      steps[stepId] = { outcome: record.outcome, conclusion: record.conclusion, outputs: record.outputs };
-      log(`    ${record.outcome}${ok ? '' : continueOnError ? ' (continue-on-error)' : ''}`);
-      options.onStep?.(id, record);
-    }
-    for (const post of posts) await post();
-    rmSync(runnerTemp, { recursive: true, force: true });
-    const outputs = Object.fromEntries(
-      Object.entries(
-        (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
-      ).map(([k, v]) => [k, str(v)]),
+      for (const post of posts) await post();
+      rmSync(runnerTemp, { recursive: true, force: true });
+      const outputs = Object.fromEntries(
+        Object.entries(
+          (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
+        ).map(([k, v]) => [k, str(v)]),
+      );
+      const jobResult: JobResult = {
+        result: status.failed ? 'failure' : 'success',
+        outputs,
+        steps: stepResults,
+      };
+      log(`  job ${label}: ${jobResult.result}`);
+      return jobResult;
+    };
+    const combinations = matrixOf(
+      tokenValue(job.strategy, { github, vars: options.vars ?? {} }, { failed: false }),
     );
-    result.jobs[id] = { result: status.failed ? 'failure' : 'success', outputs, steps: stepResults };
-    log(`  job ${id}: ${result.jobs[id].result}`);
+    const runs: JobResult[] = [];
+    for (const matrix of combinations) runs.push(await runOne(matrix));
+    result.jobs[id] = combineRuns(runs);
   }
   return result;
+}
+
+/**
+ * The combinations of a job's `strategy.matrix`: the product of its lists, less `exclude`, then each
+ * `include` added to every combination it does not contradict, or as one more (GitHub's rules, for
+ * the shapes the recipes use). `[{}]` without a strategy: the job runs once.
+ */
+function matrixOf(strategy: Json): Array<Record<string, Json>> {
+  const matrix = (strategy as { matrix?: Record<string, Json> } | null)?.matrix;
+  if (!matrix) return [{}];
+  const { include = [], exclude = [], ...lists } = matrix as Record<string, Json[]>;
+  let combinations: Array<Record<string, Json>> = [{}];
+  for (const [key, values] of Object.entries(lists))
+    combinations = combinations.flatMap((combination) =>
+      values.map((value) => ({ ...combination, [key]: value })),
+    );
+  const matches = (combination: Record<string, Json>, partial: Record<string, Json>): boolean =>
+    Object.entries(partial).every(
+      ([key, value]) => JSON.stringify(combination[key]) === JSON.stringify(value),
+    );
+  combinations = combinations.filter(
+    (combination) => !(exclude as Array<Record<string, Json>>).some((out) => matches(combination, out)),
+  );
+  if (Object.keys(lists).length === 0) combinations = [];
+  for (const extra of include as Array<Record<string, Json>>) {
+    const original = Object.keys(lists);
+    const fitting = combinations.filter((combination) =>
+      original.every(
+        (key) => !(key in extra) || JSON.stringify(extra[key]) === JSON.stringify(combination[key]),
+      ),
+    );
+    if (fitting.length > 0 && Object.keys(lists).length > 0)
+      for (const combination of fitting) Object.assign(combination, extra);
+    else combinations.push({ ...extra });
+  }
+  return combinations.length > 0 ? combinations : [{}];
+}
+
+/** A matrix job's result as `needs` sees it: failure if any run failed, the last run's outputs. */
+function combineRuns(runs: JobResult[]): JobResult {
+  if (runs.length === 1) return runs[0];
+  const result = runs.some((run) => run.result === 'failure')
+    ? 'failure'
+    : runs.every((run) => run.result === 'skipped')
+      ? 'skipped'
+      : 'success';
+  return { result, outputs: runs[runs.length - 1].outputs, steps: runs.flatMap((run) => run.steps) };
 }
 
 /** The GITHUB_* variables a step sees, from the github context. */
