@@ -3,8 +3,10 @@
  * GitHub's own parser (@actions/workflow-parser) and expression evaluator (@actions/expressions).
  * Jobs run in `needs` order with their outputs; steps see `steps.*.outputs`, `needs.*.outputs`,
  * `secrets`, `vars`, `github.*`, `env` and the status functions; `uses:` of this repository runs the
- * checkout's action.yml entrypoints (the dist/ bundles, on Node 24, through runner.ts), post steps run
- * in reverse order under their `post-if`; `run:` steps run in bash with the runner's file commands.
+ * checkout's action.yml entrypoints (the dist/ bundles on Node 24, through step.ts's runStep and
+ * runStepPost), post steps run in reverse order under their `post-if`; `run:` steps run in bash with
+ * the runner's file commands and a time limit; a `strategy.matrix` runs the job once per combination;
+ * the log is masked job-wide (the secrets read, every add-mask value) as the runner masks it.
  * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
  */
 import { spawn } from 'node:child_process';
@@ -18,12 +20,15 @@ import {
   createStepFiles,
   DEFAULT_RUNTIME,
   parseCommandFile,
+  readActionYaml,
+  registeredSecrets,
   renderLog,
-  runAction,
+  runStep,
+  runStepPost,
   RUNTIMES,
   type StepFiles,
 } from './step.js';
-import { readActionYaml } from './step.js';
+import { maskText } from './commands.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Context = Record<string, Json>;
@@ -318,6 +323,16 @@ async function runJobs(
       const stepResults: StepResult[] = [];
       const posts: Array<() => Promise<void>> = [];
       const status = { failed: false };
+      // What the runner masks in every later line of the job: the secrets the workflow reads, and each
+      // value a step registered with add-mask (a step's own lines are masked by renderLog).
+      let jobMasks = Object.values(options.secrets ?? {}).filter((value) => value !== '');
+      const shown = (stdout: string): string => {
+        const log = maskText(jobMasks, renderLog(stdout));
+        jobMasks = [...new Set([...jobMasks, ...registeredSecrets(stdout)])].sort(
+          (a, b) => b.length - a.length,
+        );
+        return log;
+      };
       const rawSteps = raw.jobs[id].steps ?? [];
       for (const [i, step] of job.steps.entries()) {
         if (!('uses' in step) && !('run' in step))
@@ -370,7 +385,7 @@ async function runJobs(
             tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
           );
           const run = await runShell(script, shellEnv, workspace);
-          record.log = renderLog(run.stdout);
+          record.log = shown(run.stdout);
           record.outputs = parseCommandFile(run.files.output);
           record.summary = run.files.summary;
           Object.assign(env, parseCommandFile(run.files.env));
@@ -400,26 +415,26 @@ async function runJobs(
                 interpolate(String(v), { ...context(), env: stepEnv }, status),
               ]),
             );
+            // Defaults that are expressions (`${{ github.token }}`) evaluated here; runStep adds the
+            // literal ones, as the runner fills every default of the action.yml.
             const inputs: Record<string, string> = {};
             for (const [input, def] of Object.entries(spec.inputs ?? {}))
-              if (def.default !== undefined)
-                inputs[input] = interpolate(String(def.default), context(), status);
+              if (typeof def.default === 'string' && def.default.includes('${{'))
+                inputs[input] = interpolate(def.default, context(), status);
             Object.assign(inputs, given);
-            const entry = (path: string): string => /dist\/([^/]+)\/index\.js$/.exec(path)?.[1] ?? path;
-            const run = await runAction({ entry: entry(spec.runs.main), inputs, env: shellEnv });
-            record.log = renderLog(run.stdout);
+            const run = await runStep(action, { inputs, env: shellEnv });
+            record.log = shown(run.stdout);
             record.outputs = run.outputs;
             record.summary = run.summary;
             Object.assign(env, run.env);
             ok = run.exitCode === 0;
-            const post = spec.runs.post;
-            if (post) {
+            if (spec.runs.post) {
               const postIf = spec.runs['post-if'] ?? 'success()';
               posts.unshift(async () => {
                 log(`  ▸ Post ${name}`);
                 if (!truthy(evaluate(postIf.replace(/^\$\{\{|\}\}$/g, '').trim(), context(), status))) return;
-                const ran = await runAction({ entry: entry(post), inputs, env: shellEnv, state: run.state });
-                record.post = { exitCode: ran.exitCode, log: renderLog(ran.stdout) };
+                const ran = await runStepPost(action, run, { inputs, env: shellEnv });
+                record.post = { exitCode: ran.exitCode, log: shown(ran.stdout) };
                 log(indent(record.post.log, 4));
                 if (ran.exitCode !== 0) status.failed = true;
               });

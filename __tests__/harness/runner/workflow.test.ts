@@ -1,0 +1,69 @@
+/**
+ * The workflow engine keeps the runner's rules that the recipes rely on: masking across the job's
+ * steps, a matrix run once per combination, a temporary directory of each job's own.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { runWorkflow } from './workflow.js';
+
+const SECRET = 'engine-secret-value-0123456789';
+
+describe('the workflow engine', () => {
+  it("masks the workflow's secrets and every add-mask value in the later steps of the job", async () => {
+    const result = await runWorkflow(
+      `runs-on: ubuntu-latest
+steps:
+  - run: echo "token $TOKEN"
+    env:
+      TOKEN: \${{ secrets.TOKEN }}
+  - run: echo "::add-mask::registered-earlier-42" && echo "registered-earlier-42 in its own step"
+  - run: 'echo "later: registered-earlier-42"'
+`,
+      { secrets: { TOKEN: SECRET } },
+    );
+    const logs = result.jobs.recipe.steps.map((step) => step.log);
+    expect(logs).toEqual(['token ***', '*** in its own step', 'later: ***']);
+  });
+
+  it('runs a matrix job once per combination: the product less exclude, then include', async () => {
+    const result = await runWorkflow(`name: m
+on: push
+jobs:
+  m:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        os: [a, b]
+        n: [1, 2]
+        exclude:
+          - { os: b, n: 2 }
+        include:
+          - { os: a, n: 1, extra: x }
+          - { os: c, n: 3 }
+    steps:
+      - run: echo "\${{ matrix.os }}-\${{ matrix.n }}-\${{ matrix.extra }}"
+`);
+    expect(result.jobs.m.steps.map((step) => step.log)).toEqual(['a-1-x', 'a-2-', 'b-1-', 'c-3-']);
+    expect(result.jobs.m.result).toBe('success');
+  });
+
+  it('gives each job its own RUNNER_TEMP, and a failed matrix run fails the job', async () => {
+    const result = await runWorkflow(`name: t
+on: push
+jobs:
+  one:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "$RUNNER_TEMP"
+  two:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        ok: [yes, no]
+    steps:
+      - run: echo "$RUNNER_TEMP" && test "\${{ matrix.ok }}" = yes
+`);
+    const temps = [result.jobs.one, result.jobs.two].flatMap((job) => job.steps.map((step) => step.log));
+    expect(new Set(temps).size).toBe(3);
+    expect(result.jobs.two.result).toBe('failure');
+  });
+});
