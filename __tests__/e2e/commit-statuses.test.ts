@@ -134,6 +134,23 @@ describe('commit statuses, one per remote job', () => {
     });
   });
 
+  it('a run of 105 jobs: statuses for the run and the first 100 jobs, one warning for the rest', async () => {
+    const jobs = Object.fromEntries(Array.from({ length: 105 }, (_, i) => [`job_${i}`, {}]));
+    // On a branch of its own: main, which the other cases dispatch, stays the pull request's head.
+    world.repo.commit({ 'many.yml': workflow('Many', jobs) }, 'Many jobs', 'many');
+    const run = await gate({ workflow: 'many.yml', 'git-ref': 'many' });
+    expect(run.exitCode).toBe(0);
+    const contexts = Object.keys(sequences());
+    expect(contexts).toHaveLength(101);
+    expect(contexts).toContain('svc/many');
+    expect(contexts.filter((context) => context.startsWith('svc/many/'))).toHaveLength(100);
+    for (const context of contexts) expect(last(context)?.state).toBe('success');
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::commit-statuses'));
+    expect(warnings).toEqual([
+      '::warning::commit-statuses: the run has 105 jobs to follow; a status is posted for the first 100 seen and for the run (`svc/many`), which covers them all. Use `jobs` to choose the jobs a ruleset requires.',
+    ]);
+  });
+
   it('a canceled run: error; a status-context replaces the svc/<workflow> prefix', async () => {
     world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
     const pending = gate({ 'status-context': 'svc/e2e-ios' });

@@ -18,6 +18,13 @@ import type { Outcome } from './step.js';
 /** Contexts at most this long (GitHub's own limit is larger): a ruleset names them by hand. */
 const MAX_CONTEXT = 100;
 
+/**
+ * Job statuses at most, per run: a ruleset requires a few jobs by name, and a run of thousands of
+ * jobs must not become thousands of requests to GitHub. The first jobs the gate sees get one; the
+ * run's own status covers every job.
+ */
+export const MAX_JOB_STATUSES = 100;
+
 /** The context prefix: `status-context`, else `svc/<workflow file without .yml/.yaml>`. */
 export function statusPrefix(workflow: string | undefined, statusContext: string | undefined): string {
   return statusContext || `svc/${(workflow ?? '').replace(/\.ya?ml$/i, '')}`;
@@ -55,11 +62,12 @@ export function startStatuses(
     io.warning(
       'commit-statuses: true, but there is no commit under review (no GITHUB_SHA); no status is posted.',
     );
-  return new RunStatuses(statuses, settings.prefix, settings);
+  return new RunStatuses(io, statuses, settings.prefix, settings);
 }
 
 export class RunStatuses {
   constructor(
+    private readonly io: ActionIO,
     private readonly statuses: CommitStatuses,
     private readonly prefix: string,
     private readonly options: {
@@ -68,6 +76,10 @@ export class RunStatuses {
       commitOf?: (run: WorkflowRun) => string | undefined;
     } = {},
   ) {}
+
+  /** The job keys that have a status (at most MAX_JOB_STATUSES), in the order first seen. */
+  private readonly withStatus = new Set<string>();
+  private saidTooMany = false;
 
   /** The commit the statuses go on, once known. */
   get commit(): string | undefined {
@@ -99,7 +111,30 @@ export class RunStatuses {
     this.statuses.set(this.prefix, ...runState(run.status));
     const { selectors } = this.options;
     const jobs = selectors ? selectJobs(run.jobs, selectors).selected : run.jobs;
-    for (const job of jobs) this.statuses.set(this.jobContext(job.key), ...jobState(job, run.jobs));
+    let byKey: Map<string, WorkflowJob> | undefined;
+    const jobByKey = (key: string): WorkflowJob | undefined =>
+      (byKey ??= new Map(run.jobs.map((job) => [job.key, job]))).get(key);
+    for (const job of jobs) {
+      if (!this.withStatus.has(job.key)) {
+        if (this.withStatus.size >= MAX_JOB_STATUSES) {
+          this.tooMany(jobs.length);
+          continue;
+        }
+        this.withStatus.add(job.key);
+      }
+      this.statuses.set(this.jobContext(job.key), ...jobState(job, jobByKey));
+    }
+  }
+
+  /** Said once: which jobs have no status of their own, and what covers them. */
+  private tooMany(count: number): void {
+    if (this.saidTooMany) return;
+    this.saidTooMany = true;
+    this.io.warning(
+      `commit-statuses: the run has ${count} jobs to follow; a status is posted for the first ` +
+        `${MAX_JOB_STATUSES} seen and for the run (\`${this.prefix}\`), which covers them all. ` +
+        'Use `jobs` to choose the jobs a ruleset requires.',
+    );
   }
 
   /** The gate's verdict: whatever is still pending becomes `error`, saying why the gate stopped. */
@@ -144,11 +179,14 @@ function runState(status: string): [StatusState, string] {
   return STATES[status] ?? ['pending', 'In a status this action does not know; still followed'];
 }
 
-function jobState(job: WorkflowJob, jobs: readonly WorkflowJob[]): [StatusState, string] {
+function jobState(
+  job: WorkflowJob,
+  jobByKey: (key: string) => WorkflowJob | undefined,
+): [StatusState, string] {
   if (job.status !== 'skipped') return runState(job.status);
   // The spec's skipped: a job it needs did not succeed. Named by key (a workflow file's word).
   const needed = (job.requiredJobKeys ?? [])
-    .map((key) => jobs.find((other) => other.key === key))
+    .map(jobByKey)
     .find((other) => other !== undefined && other.status !== 'success');
   return ['failure', needed ? `Skipped: needed job ${needed.key} did not succeed` : 'Skipped'];
 }
