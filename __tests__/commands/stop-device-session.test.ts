@@ -76,9 +76,9 @@ describe('stopSession', () => {
     const error = await failure(stopSession(client, id, { deadline: Date.now() + 1000, sessionUrl: url }));
     expect(error).toBeInstanceOf(StopNotConfirmed);
     expect(error.message).toBe(
-      `Device session ${id} (${url}) could not be confirmed stopped: the service still reports it as \`in-progress\`. ` +
+      `Device session ${id} could not be confirmed stopped: the service still reports it as \`in-progress\`. ` +
         'It may still be running and billing until it reaches its maximum duration: stop it from its session page, ' +
-        'or with the stop-device-session command and this session id.',
+        `or with the stop-device-session command and this session id. Session page: ${url}`,
     );
   });
 
@@ -144,8 +144,10 @@ describe('stopAndFail', () => {
     expect(io.log.filter((line) => line.kind === 'error')).toEqual([
       {
         kind: 'error',
-        text: expect.stringContaining(
-          `Device session ${session.id} (${session.url}) could not be confirmed stopped`,
+        text: expect.stringMatching(
+          new RegExp(
+            `^Device session ${session.id} could not be confirmed stopped: .* Session page: ${session.url}$`,
+          ),
         ),
       },
     ]);

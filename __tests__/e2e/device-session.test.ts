@@ -386,7 +386,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     expect(ending.exitCode).toBe(1);
     expect(ending.stdout).toMatch(
       new RegExp(
-        `::error::Device session ${session.id} \\(${session.url}\\) could not be confirmed stopped: .*503.*stop-device-session`,
+        `::error::Device session ${session.id} could not be confirmed stopped: .*503.*stop-device-session.* Session page: ${session.url}`,
       ),
     );
     world.sim.clearFaults();

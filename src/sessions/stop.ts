@@ -64,10 +64,11 @@ export async function stopSession(
     if (isSessionTerminal(session)) return session;
     throw new Error(`the service still reports it as \`${session.status}\``);
   } catch (error) {
-    const where = options.sessionUrl ? ` (${options.sessionUrl})` : '';
+    // The cause first; the session's page, which the advice points to, last.
+    const page = options.sessionUrl ? ` Session page: ${options.sessionUrl}` : '';
     if (error instanceof ServiceError && error.status === 404)
       throw new StopNotConfirmed(
-        `Device session ${sessionId}${where} was not found: it does not exist, or this token cannot see it (404: ${error.serviceMessage}).`,
+        `Device session ${sessionId} was not found: it does not exist, or this token cannot see it (404: ${error.serviceMessage}).${page}`,
         true,
       );
     const reason =
@@ -75,7 +76,7 @@ export async function stopSession(
         ? error.reason
         : (error as Error).message;
     throw new StopNotConfirmed(
-      `Device session ${sessionId}${where} could not be confirmed stopped: ${withoutFinalDots(reason)}. ${stillRunningAdvice()}`,
+      `Device session ${sessionId} could not be confirmed stopped: ${withoutFinalDots(reason)}. ${stillRunningAdvice()}${page}`,
     );
   }
 }
