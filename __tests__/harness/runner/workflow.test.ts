@@ -66,4 +66,38 @@ jobs:
     expect(new Set(temps).size).toBe(3);
     expect(result.jobs.two.result).toBe('failure');
   });
+
+  it('keeps 10 annotations of a kind per step and 50 per job; the rest are dropped as the runner drops them', async () => {
+    const errors = (n: number): string => `for i in $(seq 1 ${n}); do echo "::error::e$i"; done`;
+    const steps = Array.from({ length: 6 }, () => `  - run: '${errors(12)}'`).join('\n');
+    const result = await runWorkflow(
+      `runs-on: ubuntu-latest\nsteps:\n${steps}\n  - run: echo "::warning::late"\n`,
+    );
+    const counts = result.jobs.recipe.steps.map((step) => step.annotations.length);
+    expect(counts).toEqual([10, 10, 10, 10, 10, 0, 0]);
+    expect(result.jobs.recipe.steps[0].annotations.at(-1)).toEqual({ kind: 'error', message: 'e10' });
+    // The log shows every line: only the annotations are limited.
+    expect(result.jobs.recipe.steps[0].log.split('\n')).toHaveLength(12);
+  });
+
+  it('drops a job output that holds a masked value, as the runner does', async () => {
+    const result = await runWorkflow(
+      `name: o
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    outputs:
+      plain: \${{ steps.s.outputs.plain }}
+      secret: \${{ steps.s.outputs.secret }}
+    steps:
+      - id: s
+        run: |
+          echo "::add-mask::masked-value-123"
+          echo "plain=visible" >> "$GITHUB_OUTPUT"
+          echo "secret=masked-value-123" >> "$GITHUB_OUTPUT"
+`,
+    );
+    expect(result.jobs.a.outputs).toEqual({ plain: 'visible' });
+  });
 });

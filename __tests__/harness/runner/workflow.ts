@@ -28,7 +28,7 @@ import {
   RUNTIMES,
   type StepFiles,
 } from './step.js';
-import { maskText } from './commands.js';
+import { maskText, readRunnerOutput } from './commands.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Context = Record<string, Json>;
@@ -59,8 +59,19 @@ export interface StepResult {
   log: string;
   /** What the step appended to $GITHUB_STEP_SUMMARY. */
   summary: string;
+  /** The annotations the runner makes of its error, warning and notice commands (masked), within its limits. */
+  annotations: Annotation[];
   post?: { exitCode: number | null; log: string };
 }
+
+export interface Annotation {
+  kind: 'error' | 'warning' | 'notice';
+  message: string;
+}
+
+/** The runner's annotation limits: 10 of each kind per step, 50 per job; the rest are dropped silently. */
+const ANNOTATIONS_PER_KIND_PER_STEP = 10;
+const ANNOTATIONS_PER_JOB = 50;
 
 export interface JobResult {
   result: 'success' | 'failure' | 'skipped';
@@ -326,8 +337,19 @@ async function runJobs(
       // What the runner masks in every later line of the job: the secrets the workflow reads, and each
       // value a step registered with add-mask (a step's own lines are masked by renderLog).
       let jobMasks = Object.values(options.secrets ?? {}).filter((value) => value !== '');
-      const shown = (stdout: string): string => {
+      let annotationsInJob = 0;
+      /** The step's log as shown, its annotations added to `annotations`; later steps mask what it registered. */
+      const shown = (stdout: string, annotations: Annotation[]): string => {
         const log = maskText(jobMasks, renderLog(stdout));
+        const reading = readRunnerOutput(stdout);
+        for (const command of reading.commands) {
+          const kind = command.name;
+          if (kind !== 'error' && kind !== 'warning' && kind !== 'notice') continue;
+          const ofKind = annotations.filter((annotation) => annotation.kind === kind).length;
+          if (ofKind >= ANNOTATIONS_PER_KIND_PER_STEP || annotationsInJob >= ANNOTATIONS_PER_JOB) continue;
+          annotationsInJob++;
+          annotations.push({ kind, message: maskText([...jobMasks, ...reading.masks], command.data) });
+        }
         jobMasks = [...new Set([...jobMasks, ...registeredSecrets(stdout)])].sort(
           (a, b) => b.length - a.length,
         );
@@ -356,6 +378,7 @@ async function runJobs(
           outputs: {},
           log: '',
           summary: '',
+          annotations: [],
         };
         stepResults.push(record);
         log(`  ▸ ${name}`);
@@ -385,7 +408,7 @@ async function runJobs(
             tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
           );
           const run = await runShell(script, shellEnv, workspace);
-          record.log = shown(run.stdout);
+          record.log = shown(run.stdout, record.annotations);
           record.outputs = parseCommandFile(run.files.output);
           record.summary = run.files.summary;
           Object.assign(env, parseCommandFile(run.files.env));
@@ -423,7 +446,7 @@ async function runJobs(
                 inputs[input] = interpolate(def.default, context(), status);
             Object.assign(inputs, given);
             const run = await runStep(action, { inputs, env: shellEnv });
-            record.log = shown(run.stdout);
+            record.log = shown(run.stdout, record.annotations);
             record.outputs = run.outputs;
             record.summary = run.summary;
             Object.assign(env, run.env);
@@ -434,7 +457,7 @@ async function runJobs(
                 log(`  ▸ Post ${name}`);
                 if (!truthy(evaluate(postIf.replace(/^\$\{\{|\}\}$/g, '').trim(), context(), status))) return;
                 const ran = await runStepPost(action, run, { inputs, env: shellEnv });
-                record.post = { exitCode: ran.exitCode, log: shown(ran.stdout) };
+                record.post = { exitCode: ran.exitCode, log: shown(ran.stdout, record.annotations) };
                 log(indent(record.post.log, 4));
                 if (ran.exitCode !== 0) status.failed = true;
               });
@@ -454,11 +477,17 @@ async function runJobs(
       }
       for (const post of posts) await post();
       rmSync(runnerTemp, { recursive: true, force: true });
-      const outputs = Object.fromEntries(
-        Object.entries(
-          (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
-        ).map(([k, v]) => [k, str(v)]),
-      );
+      // A job output that holds a masked value is dropped, with a warning, as the runner drops it: a
+      // secret never crosses to another job this way.
+      const outputs: Record<string, string> = {};
+      for (const [name, value] of Object.entries(
+        (tokenValue(job.outputs, { ...base, env, steps }, status) ?? {}) as Record<string, Json>,
+      )) {
+        const text = str(value);
+        if (jobMasks.some((mask) => text.includes(mask)))
+          log(`  Warning: Skip output '${name}' since it may contain secret.`);
+        else outputs[name] = text;
+      }
       const jobResult: JobResult = {
         result: status.failed ? 'failure' : 'success',
         outputs,
