@@ -437,7 +437,9 @@ describe('start-device-session failures before a session exists', () => {
       start('root', { token: owner, 'app-id': project.id }),
     ]);
     expect(forbidden.exitCode).toBe(1);
-    expect(forbidden.stdout).toContain('Permission denied (403 Forbidden)');
+    expect(forbidden.stdout).toContain(
+      'Permission denied (403 Forbidden); the token needs access to the project and a role that allows this operation (Developer or above for device sessions)',
+    );
     const printed = [forbidden.stdout, forbidden.stderr, ...Object.values(forbidden.files)].join('\n');
     expect(printed.split(`::add-mask::${viewer}`).slice(1).join('')).not.toContain(viewer);
     expect(disabled.exitCode).toBe(1);

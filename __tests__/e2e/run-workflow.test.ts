@@ -155,6 +155,18 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
   });
 
+  it("a token whose role cannot dispatch: 403 in words, without the device sessions' role", async () => {
+    const viewer = world.sim.addToken({ account: world.account, role: 'viewer' });
+    const result = await run('run-workflow', { token: viewer });
+    expect(result.exitCode).toBe(1);
+    const error = result.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+    expect(error).toContain(
+      'Dispatching workflow gate.yml failed: Permission denied (403 Forbidden); the token needs access to the project and a role that allows this operation [',
+    );
+    expect(error).not.toContain('device sessions');
+    expect(world.sim.runs()).toEqual([]);
+  });
+
   it('fails on a failed run, naming the failed job and linking the run', async () => {
     world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 3 tests failed' });
     for (const [, result] of await both()) {

@@ -65,7 +65,7 @@ export class RetriesExhaustedError extends UserFacingError {
 const STATUS_HINTS: Record<number, string> = {
   400: 'The service rejected the request (400 Bad Request)',
   401: 'The access token was rejected (401 Unauthorized); check that the token is valid and not revoked',
-  403: 'Permission denied (403 Forbidden); the token needs access to the project and a role that allows this operation (Developer or above for device sessions)',
+  403: 'Permission denied (403 Forbidden); the token needs access to the project and a role that allows this operation',
   404: 'Not found (404)',
   429: 'Rate limited by the service (429 Too Many Requests)',
 };
@@ -82,6 +82,8 @@ export function describeStatus(
   notFound?: string,
   /** Whether this request carried an `Authorization` header. */
   tokenSent = false,
+  /** The request's path: the spec names a minimum role for device sessions only (Developer). */
+  path = '',
 ): string {
   if (status === 400 && code === 'UNAUTHORIZED_ERROR') {
     // The header was sent and still not received: something between the runner and the service dropped it.
@@ -95,6 +97,9 @@ export function describeStatus(
   }
   const hint =
     (status === 404 ? notFound : undefined) ??
+    (status === 403 && path.includes('/device-run-sessions')
+      ? `${STATUS_HINTS[403]} (Developer or above for device sessions)`
+      : undefined) ??
     STATUS_HINTS[status] ??
     (status >= 500 ? `The service failed (${status})` : `Unexpected answer (${status})`);
   const codePart = code ? ` [${code}]` : '';

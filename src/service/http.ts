@@ -192,7 +192,14 @@ export class ServiceHttp {
       Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
       Date.now(),
     );
-    let reason = describeStatus(status, code, serviceMessage, spec.notFound, Boolean(this.settings.token));
+    let reason = describeStatus(
+      status,
+      code,
+      serviceMessage,
+      spec.notFound,
+      Boolean(this.settings.token),
+      spec.path,
+    );
     // The commonest 404 of a new set-up: a base URL that already names the API version. Otherwise:
     // the spec has no 404 for a create or dispatch, and the service answers its 404s in its own
     // shape, so any other 404 came from no route at that address: the base URL is the likely fault.
