@@ -1,26 +1,69 @@
 /**
- * `npm run recipe -- <sub-action> "<recipe title>"`: runs one README recipe, as written, against a
- * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and prints its
- * steps as a runner would. `npm run recipe` alone lists the recipes. actions/checkout and
- * actions/setup-node are replaced by no-ops (said in the log); run: steps start in the user project the
- * tests use (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts).
+ * `npm run recipe -- <sub-action> "<recipe title>" [n]`: runs one README recipe, as written, against a
+ * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and
+ * prints its steps as a runner would. `n` picks among recipes of the same title (1 by default);
+ * `npm run recipe` alone lists the recipes. actions/checkout and actions/setup-node are replaced by
+ * no-ops (said in the log); run: steps start in the user project the tests use
+ * (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
+ * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
+ * delivery the simulator signed.
  */
-import { createWorld } from '../../__tests__/harness/world.js';
+import { createWorld, type World } from '../../__tests__/harness/world.js';
 import { findRecipes } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
+import { startReceiver } from '../../__tests__/harness/webhook-receiver.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
-const [where, title] = process.argv.slice(2);
+const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
+const [where, title, nth = '1'] = process.argv.slice(2);
 const recipes = findRecipes();
 const file = where === 'root' || where === undefined ? 'README.md' : `${where}/README.md`;
-const recipe = recipes.find((r) => r.file === file && r.title === title);
+const recipe = recipes.filter((r) => r.file === file && r.title === title)[Number(nth) - 1];
 if (!recipe) {
-  console.log(title ? `No recipe "${title}" in ${file}. The recipes:` : 'The recipes:');
-  for (const r of recipes)
-    console.log(`  npm run recipe -- ${r.file.replace(/\/?README\.md$/, '') || 'root'} "${r.title}"`);
+  console.log(title ? `No recipe "${title}" (${nth}) in ${file}. The recipes:` : 'The recipes:');
+  const seen = new Map<string, number>();
+  for (const r of recipes) {
+    const key = `${r.file} › ${r.title}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    const where = r.file.replace(/\/?README\.md$/, '') || 'root';
+    console.log(`  npm run recipe -- ${where} "${r.title}"${n > 1 ? ` ${n}` : ''}`);
+  }
   process.exit(title ? 1 : 0);
+}
+
+/** The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build. */
+async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
+  const receiver = await startReceiver(() => 200);
+  world.sim.webhooks.add({
+    projectId: world.project.id,
+    event: 'BUILD',
+    url: receiver.url,
+    secret: WEBHOOK_SECRET,
+  });
+  const reply = await fetch(`${world.sim.url}/v2/workflows/dispatch`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${world.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ appId: world.project.id, gitRef: 'main', fileName: 'build-ios-simulator.yml' }),
+  });
+  const runId = ((await reply.json()) as { data: { id: string } }).data.id;
+  while (!['success', 'failure'].includes(world.sim.getRun(runId)?.status ?? ''))
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  await world.sim.webhooks.idle();
+  await receiver.close();
+  const [delivery] = receiver.received;
+  return {
+    event_name: 'repository_dispatch',
+    event: {
+      action: 'svc-webhook',
+      client_payload: {
+        signature: String(delivery.headers['svc-signature']),
+        body_base64: delivery.body.toString('base64'),
+      },
+    },
+  };
 }
 
 const world = await createWorld({
@@ -39,14 +82,17 @@ console.log(
 let failed: boolean;
 const workspace = createUserProject();
 try {
+  const github = /\brepository_dispatch\b/.test(recipe.text)
+    ? await relayedDelivery(world)
+    : {
+        event_name: 'pull_request',
+        sha: world.repo.headSha,
+        event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
+      };
   const result = await runWorkflow(recipe.text, {
-    secrets: { SVC_TOKEN: world.token },
+    secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
     vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-    github: {
-      event_name: 'pull_request',
-      sha: world.repo.headSha,
-      event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
-    },
+    github: github as Record<string, never>,
     noops: NOOPS,
     workspace,
     log: (line) => console.log(line),
