@@ -8,6 +8,8 @@
  * the runner's file commands and a time limit; a `strategy.matrix` runs the job once per combination;
  * the log is masked job-wide (the secrets read, every add-mask value) as the runner masks it.
  * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
+ * Not emulated, because jobs and matrix runs here run one at a time: `concurrency` groups (parsed,
+ * then nothing to queue), a job's `timeout-minutes`, `fail-fast` (every combination runs).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
