@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
 import {
   createStepFiles,
   DEFAULT_RUNTIME,
@@ -31,9 +30,8 @@ import {
   type StepFiles,
 } from './step.js';
 import { maskText, readRunnerOutput } from './commands.js';
-
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type Context = Record<string, Json>;
+import { evaluate, interpolate, str, tokenValue, truthy, type Context, type Json } from './expressions.js';
+import { matrixOf } from './matrix.js';
 
 export interface EngineOptions {
   secrets?: Record<string, string>;
@@ -103,89 +101,6 @@ const indent = (text: string, n: number): string =>
     .split('\n')
     .map((line) => (line ? ' '.repeat(n) + line : line))
     .join('\n');
-
-function toData(value: Json): data.ExpressionData {
-  return JSON.parse(JSON.stringify(value), data.reviver) as data.ExpressionData;
-}
-
-function truthy(value: data.ExpressionData): boolean {
-  switch (value.kind) {
-    case data.Kind.Null:
-      return false;
-    case data.Kind.Boolean:
-      return (value as data.BooleanData).value;
-    case data.Kind.Number:
-      return value.number() !== 0 && !Number.isNaN(value.number());
-    case data.Kind.String:
-      return value.coerceString() !== '';
-    default:
-      return true;
-  }
-}
-
-/** Evaluates one expression (without `${{ }}`) against the contexts, with the status functions. */
-export function evaluate(expr: string, context: Context, status: { failed: boolean }): data.ExpressionData {
-  const functions = new Map(
-    (
-      [
-        ['success', () => !status.failed],
-        ['failure', () => status.failed],
-        ['always', () => true],
-        ['cancelled', () => false],
-      ] as Array<[string, () => boolean]>
-    ).map(([name, call]) => [
-      name,
-      { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(call()) },
-    ]),
-  );
-  const tokens = new Lexer(expr).lex().tokens;
-  const tree = new Parser(tokens, Object.keys(context), [...functions.values()]).parse();
-  const dict = toData(context) as data.Dictionary;
-  return new Evaluator(tree, dict, functions).evaluate();
-}
-
-/** A string with `${{ }}` parts replaced by their values (what the runner does for `with:`/`env:`). */
-export function interpolate(text: string, context: Context, status: { failed: boolean }): string {
-  return text.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expr: string) =>
-    evaluate(expr.trim(), context, status).coerceString(),
-  );
-}
-
-/** A parsed template token's value: expressions evaluated, mappings and sequences as plain values. */
-function tokenValue(token: unknown, context: Context, status: { failed: boolean }): Json {
-  if (token === undefined || token === null) return null;
-  // The tokens' serialized form (what toJSON gives): {type, map: [{Key, Value}]}, {type, seq}, {type, expr}.
-  return serializedValue(JSON.parse(JSON.stringify(token)) as unknown, context, status);
-}
-
-function serializedValue(token: unknown, context: Context, status: { failed: boolean }): Json {
-  if (token === undefined || token === null) return null;
-  const t = token as {
-    expr?: string;
-    map?: Array<{ Key: unknown; Value: unknown }>;
-    seq?: unknown[];
-    value?: Json;
-  };
-  if (typeof token !== 'object') return token as Json;
-  if (t.expr !== undefined) {
-    const value = evaluate(t.expr, context, status);
-    return value.kind === data.Kind.String
-      ? value.coerceString()
-      : (JSON.parse(JSON.stringify(value, data.replacer)) as Json);
-  }
-  if (t.map)
-    return Object.fromEntries(
-      t.map.map(({ Key, Value }) => [
-        String(serializedValue(Key, context, status)),
-        serializedValue(Value, context, status),
-      ]),
-    );
-  if (t.seq) return t.seq.map((item) => serializedValue(item, context, status));
-  return t.value ?? String(token);
-}
-
-const str = (value: Json): string =>
-  value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** Which of this checkout's actions a `uses:` names: 'root', a sub-action's directory, or undefined. */
 function ownAction(uses: string, repository: string): string | undefined {
@@ -506,42 +421,6 @@ async function runJobs(
     result.jobs[id] = combineRuns(runs);
   }
   return result;
-}
-
-/**
- * The combinations of a job's `strategy.matrix`: the product of its lists, less `exclude`, then each
- * `include` added to every combination it does not contradict, or as one more (GitHub's rules, for
- * the shapes the recipes use). `[{}]` without a strategy: the job runs once.
- */
-function matrixOf(strategy: Json): Array<Record<string, Json>> {
-  const matrix = (strategy as { matrix?: Record<string, Json> } | null)?.matrix;
-  if (!matrix) return [{}];
-  const { include = [], exclude = [], ...lists } = matrix as Record<string, Json[]>;
-  let combinations: Array<Record<string, Json>> = [{}];
-  for (const [key, values] of Object.entries(lists))
-    combinations = combinations.flatMap((combination) =>
-      values.map((value) => ({ ...combination, [key]: value })),
-    );
-  const matches = (combination: Record<string, Json>, partial: Record<string, Json>): boolean =>
-    Object.entries(partial).every(
-      ([key, value]) => JSON.stringify(combination[key]) === JSON.stringify(value),
-    );
-  combinations = combinations.filter(
-    (combination) => !(exclude as Array<Record<string, Json>>).some((out) => matches(combination, out)),
-  );
-  if (Object.keys(lists).length === 0) combinations = [];
-  for (const extra of include as Array<Record<string, Json>>) {
-    const original = Object.keys(lists);
-    const fitting = combinations.filter((combination) =>
-      original.every(
-        (key) => !(key in extra) || JSON.stringify(extra[key]) === JSON.stringify(combination[key]),
-      ),
-    );
-    if (fitting.length > 0 && Object.keys(lists).length > 0)
-      for (const combination of fitting) Object.assign(combination, extra);
-    else combinations.push({ ...extra });
-  }
-  return combinations.length > 0 ? combinations : [{}];
 }
 
 /** A matrix job's result as `needs` sees it: failure if any run failed, the last run's outputs. */
