@@ -65,6 +65,7 @@ const STEP_FILES = {
   GITHUB_STATE: 'state',
   GITHUB_ENV: 'env',
   GITHUB_STEP_SUMMARY: 'summary',
+  GITHUB_PATH: 'path',
 } as const;
 
 export type StepFiles = Record<(typeof STEP_FILES)[keyof typeof STEP_FILES], string>;

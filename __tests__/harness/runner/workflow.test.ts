@@ -100,4 +100,17 @@ jobs:
     );
     expect(result.jobs.a.outputs).toEqual({ plain: 'visible' });
   });
+
+  it("reads the runner's file commands: GITHUB_ENV and GITHUB_PATH reach the later steps, GITHUB_OUTPUT the steps context", async () => {
+    const result = await runWorkflow(`runs-on: ubuntu-latest
+steps:
+  - id: first
+    run: |
+      echo "GREETING=hello" >> "$GITHUB_ENV"
+      echo "/opt/first-tool/bin" >> "$GITHUB_PATH"
+      echo "answer=42" >> "$GITHUB_OUTPUT"
+  - run: 'echo "$GREETING \${{ steps.first.outputs.answer }} \${PATH%%:*}"'
+`);
+    expect(result.jobs.recipe.steps[1].log).toBe('hello 42 /opt/first-tool/bin');
+  });
 });

@@ -329,6 +329,7 @@ async function runJobs(
           record.outputs = parseCommandFile(run.files.output);
           record.summary = run.files.summary;
           Object.assign(env, parseCommandFile(run.files.env));
+          prependPath(env, run.files.path);
           ok = run.exitCode === 0;
         } else {
           const action = ownAction(uses, repository);
@@ -367,6 +368,7 @@ async function runJobs(
             record.outputs = run.outputs;
             record.summary = run.summary;
             Object.assign(env, run.env);
+            prependPath(env, run.files.path ?? '');
             ok = run.exitCode === 0;
             if (spec.runs.post) {
               const postIf = spec.runs['post-if'] ?? 'success()';
@@ -432,6 +434,12 @@ function combineRuns(runs: JobResult[]): JobResult {
       ? 'skipped'
       : 'success';
   return { result, outputs: runs[runs.length - 1].outputs, steps: runs.flatMap((run) => run.steps) };
+}
+
+/** `$GITHUB_PATH`: each line a directory put first on PATH for the later steps, the last line first. */
+function prependPath(env: Record<string, string>, file: string): void {
+  for (const dir of file.split('\n').filter((line) => line.trim() !== ''))
+    env.PATH = `${dir}:${env.PATH ?? process.env.PATH ?? ''}`;
 }
 
 /** The GITHUB_* variables a step sees, from the github context. */
