@@ -46,6 +46,27 @@ jobs:
     expect(result.jobs.m.result).toBe('success');
   });
 
+  it('fail-fast, the default, starts no combination after a failed one; fail-fast: false runs them all', async () => {
+    const matrixJob = (failFast: string): string => `name: f
+on: push
+jobs:
+  m:
+    runs-on: ubuntu-latest
+    strategy:
+      ${failFast}
+      matrix:
+        n: [1, 2, 3]
+    steps:
+      - run: echo "run \${{ matrix.n }}" && test "\${{ matrix.n }}" != 2
+`;
+    const fast = await runWorkflow(matrixJob(''));
+    expect(fast.jobs.m.steps.map((step) => step.log)).toEqual(['run 1', 'run 2']);
+    expect(fast.jobs.m.result).toBe('failure');
+    const all = await runWorkflow(matrixJob('fail-fast: false'));
+    expect(all.jobs.m.steps.map((step) => step.log)).toEqual(['run 1', 'run 2', 'run 3']);
+    expect(all.jobs.m.result).toBe('failure');
+  });
+
   it('gives each job its own RUNNER_TEMP, and a failed matrix run fails the job', async () => {
     const result = await runWorkflow(`name: t
 on: push

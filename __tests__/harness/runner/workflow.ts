@@ -9,7 +9,8 @@
  * the log is masked job-wide (the secrets read, every add-mask value) as the runner masks it.
  * A third-party action runs only as a no-op the caller names; any other is an error, never skipped.
  * Not emulated, because jobs and matrix runs here run one at a time: `concurrency` groups (parsed,
- * then nothing to queue), a job's `timeout-minutes`, `fail-fast` (every combination runs).
+ * then nothing to queue) and a job's `timeout-minutes`; `fail-fast` starts no combination after a
+ * failed one (GitHub cancels those still running).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -415,11 +416,18 @@ async function runJobs(
       log(`  job ${label}: ${jobResult.result}`);
       return jobResult;
     };
-    const combinations = matrixOf(
-      tokenValue(job.strategy, { github, vars: options.vars ?? {} }, { failed: false }),
-    );
+    const strategy = tokenValue(job.strategy, { github, vars: options.vars ?? {} }, { failed: false });
+    // fail-fast (the default): once a combination fails, GitHub cancels the others; here they are
+    // run one at a time, so the ones not started yet are not started.
+    const failFast = (strategy as { 'fail-fast'?: Json } | null)?.['fail-fast'] !== false;
     const runs: JobResult[] = [];
-    for (const matrix of combinations) runs.push(await runOne(matrix));
+    for (const matrix of matrixOf(strategy)) {
+      if (failFast && runs.some((run) => run.result === 'failure')) {
+        log(`▶ job ${id} (${Object.values(matrix).map(str).join(', ')}): cancelled (fail-fast)`);
+        continue;
+      }
+      runs.push(await runOne(matrix));
+    }
     result.jobs[id] = combineRuns(runs);
   }
   return result;
