@@ -289,6 +289,7 @@ describe('the job summary', () => {
       'Ran on the worker': '12m05s',
       'Total, from creation': '14m15s',
       Completed: '2025-01-31 12:14:15 UTC',
+      'Delivery key': `\`${createHash('sha256').update(build.body).digest('hex')}\``,
     });
     expect(summary).not.toContain('step fails');
   });

@@ -130,6 +130,7 @@ describe('verify-webhook', () => {
       // The SHA-256 of the bytes received: what a repeated delivery of this body has in common.
       'delivery-key': createHash('sha256').update(build.body).digest('hex'),
     });
+    expect(result.summary).toContain(`| Delivery key | \`${result.outputs['delivery-key']}\` |`);
     expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));
     expect(JSON.parse(result.outputs.payload)).toMatchObject({ accountName: 'acme', projectName: 'app' });
     expect(result.stdout).toContain('Signature verified: the svc-signature header matches the payload');

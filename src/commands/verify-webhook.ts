@@ -126,7 +126,7 @@ export const verifyWebhook = defineCommand({
     io.info(`Delivery key (SHA-256 of the body, the same for a repeated delivery): ${key}.`);
 
     const failOn = values['fail-on-status'] ?? [];
-    await io.appendSummary(renderWebhookSummary({ fields, failOn }, io.redact));
+    await io.appendSummary(renderWebhookSummary({ fields, failOn, deliveryKey: key }, io.redact));
     if ((failOn as readonly string[]).includes(fields.status)) throw failedStatus(fields);
   },
 });

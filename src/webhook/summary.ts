@@ -26,11 +26,13 @@ interface WebhookReport {
   fields: WebhookFields;
   /** The statuses of `fail-on-status`; the step fails when the payload's status is one of them. */
   failOn: readonly string[];
+  /** The `delivery-key` output: the same for a repeated delivery of this body. */
+  deliveryKey: string;
 }
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderWebhookSummary(input: WebhookReport, redact: (text: string) => string): string {
-  const { fields, failOn } = redactDeep(input, redact);
+  const { fields, failOn, deliveryKey } = redactDeep(input, redact);
   const kind = capitalised(fields.kind);
   const lines = [`### Webhook delivery verified: ${fields.kind} ${status(fields.status)}`, ''];
   lines.push(`| ${kind} | ${markdownLink(fields.id, fields.detailsUrl, 60)} |`, '| --- | --- |');
@@ -50,6 +52,7 @@ export function renderWebhookSummary(input: WebhookReport, redact: (text: string
   }
   for (const [label, ms] of durations(fields)) row(label, ms === undefined ? undefined : formatElapsed(ms));
   row('Completed', formatTimestamp(fields.times.completedAt));
+  row('Delivery key', markdownCode(deliveryKey, 64));
   lines.push('');
   if (failOn.includes(fields.status))
     lines.push(`**The step fails**: \`fail-on-status\` lists ${markdownCode(fields.status, 40)}.`, '');
