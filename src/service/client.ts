@@ -39,8 +39,12 @@ export class ServiceClient {
   }
 
   dispatchWorkflow(request: DispatchRequest, limits: CallLimits = {}): Promise<DispatchedRun> {
-    const operation = `Dispatching workflow ${request.fileName}`;
-    return this.create(operation, 'run', '/v2/workflows/dispatch', request, dispatchedRunSchema, limits);
+    const call = {
+      operation: `Dispatching workflow ${request.fileName}`,
+      what: 'run',
+      path: '/v2/workflows/dispatch',
+    };
+    return this.create(call, request, dispatchedRunSchema, limits);
   }
 
   getWorkflowRun(runId: string, limits: CallLimits = {}): Promise<WorkflowRun> {
@@ -50,20 +54,37 @@ export class ServiceClient {
   }
 
   createDeviceSession(request: CreateSessionRequest, limits: CallLimits = {}): Promise<DeviceSession> {
-    const operation = 'Creating the device session';
-    return this.create(operation, 'session', '/v2/device-run-sessions', request, deviceSessionSchema, limits);
+    const call = {
+      operation: 'Creating the device session',
+      what: 'session',
+      path: '/v2/device-run-sessions',
+      forbidden: SESSION_ROLE,
+    };
+    return this.create(call, request, deviceSessionSchema, limits);
   }
 
   getDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
     const path = (id: string) => `/v2/device-run-sessions/${id}`;
-    const call = { verb: 'Reading', what: 'device session', path, notFound: NOT_VISIBLE };
+    const call = {
+      verb: 'Reading',
+      what: 'device session',
+      path,
+      notFound: NOT_VISIBLE,
+      forbidden: SESSION_ROLE,
+    };
     return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
   }
 
   /** Stop is idempotent on the service (a terminal session is returned unchanged), so it is retried like a read. */
   stopDeviceSession(sessionId: string, limits: CallLimits = {}): Promise<DeviceSession> {
     const path = (id: string) => `/v2/device-run-sessions/${id}/stop`;
-    const call = { verb: 'Stopping', what: 'device session', method: 'POST' as const, path };
+    const call = {
+      verb: 'Stopping',
+      what: 'device session',
+      method: 'POST' as const,
+      path,
+      forbidden: SESSION_ROLE,
+    };
     return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
   }
 
@@ -72,17 +93,17 @@ export class ServiceClient {
    * (retry.ts). The id goes into every later path: an answer the action cannot name is one it cannot follow.
    */
   private async create<T extends { id: string }>(
-    operation: string,
-    what: string,
-    path: string,
+    call: { operation: string; what: string; path: string; forbidden?: string },
     body: unknown,
     schema: ZodMiniType<T>,
     limits: CallLimits,
   ): Promise<T> {
+    const { operation, what, path, forbidden } = call;
     const answer = await this.http.request({
       operation,
       method: 'POST',
       path,
+      forbidden,
       body,
       idempotent: false,
       schema,
@@ -108,6 +129,7 @@ export class ServiceClient {
       path: call.path(pathId(operation, call.what, id)),
       idempotent: true,
       notFound: call.notFound,
+      forbidden: call.forbidden,
       schema: call.schema,
       ...limits,
     });
@@ -123,8 +145,13 @@ interface ByIdCall<T> {
   path: (id: string) => string;
   /** What a 404 means, when it means more than "not found". */
   notFound?: string;
+  /** What a 403 needs, where the spec says it. */
+  forbidden?: string;
   schema: ZodMiniType<T>;
 }
+
+/** The spec's minimum role for device sessions (create, read, stop): what their 403 needs. */
+const SESSION_ROLE = 'Developer or above for device sessions';
 
 /** What a 404 on a read by id means: the id is wrong, or the token's account cannot see it. */
 const NOT_VISIBLE =

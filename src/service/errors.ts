@@ -72,18 +72,17 @@ const STATUS_HINTS: Record<number, string> = {
 
 /**
  * Why a non-2xx answer failed, in words, without the operation (the caller names it once).
- * `serviceMessage` is already made safe by the caller; `notFound` replaces the generic 404 hint
- * where the operation knows better what a 404 means.
+ * `serviceMessage` is already made safe by the caller; `meaning.notFound` replaces the generic 404
+ * hint where the operation knows better what a 404 means, `meaning.forbidden` says what a 403 needs
+ * where the spec says it for the operation.
  */
 export function describeStatus(
   status: number,
   code: string | undefined,
   serviceMessage: string,
-  notFound?: string,
+  meaning: { notFound?: string; forbidden?: string } = {},
   /** Whether this request carried an `Authorization` header. */
   tokenSent = false,
-  /** The request's path: the spec names a minimum role for device sessions only (Developer). */
-  path = '',
 ): string {
   if (status === 400 && code === 'UNAUTHORIZED_ERROR') {
     // The header was sent and still not received: something between the runner and the service dropped it.
@@ -96,10 +95,8 @@ export function describeStatus(
     return `the service received no access token (400 UNAUTHORIZED_ERROR): ${serviceMessage}. Set the \`token\` input or the SVC_TOKEN environment variable.`;
   }
   const hint =
-    (status === 404 ? notFound : undefined) ??
-    (status === 403 && path.includes('/device-run-sessions')
-      ? `${STATUS_HINTS[403]} (Developer or above for device sessions)`
-      : undefined) ??
+    (status === 404 ? meaning.notFound : undefined) ??
+    (status === 403 && meaning.forbidden ? `${STATUS_HINTS[403]} (${meaning.forbidden})` : undefined) ??
     STATUS_HINTS[status] ??
     (status >= 500 ? `The service failed (${status})` : `Unexpected answer (${status})`);
   const codePart = code ? ` [${code}]` : '';

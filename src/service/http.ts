@@ -56,6 +56,8 @@ interface RequestSpec<T> {
   schema: ZodMiniType<T>;
   /** What a 404 means for this operation, when the generic "not found" says too little. */
   notFound?: string;
+  /** What a 403 needs for this operation, where the spec says it (the device sessions' role). */
+  forbidden?: string;
   /** Epoch ms after which no further attempt starts. */
   deadline?: number;
   /** Aborts waiting between attempts and the attempt in flight. */
@@ -192,14 +194,7 @@ export class ServiceHttp {
       Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
       Date.now(),
     );
-    let reason = describeStatus(
-      status,
-      code,
-      serviceMessage,
-      spec.notFound,
-      Boolean(this.settings.token),
-      spec.path,
-    );
+    let reason = describeStatus(status, code, serviceMessage, spec, Boolean(this.settings.token));
     // The commonest 404 of a new set-up: a base URL that already names the API version. Otherwise:
     // the spec has no 404 for a create or dispatch, and the service answers its 404s in its own
     // shape, so any other 404 came from no route at that address: the base URL is the likely fault.
