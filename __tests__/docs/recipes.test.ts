@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { findBlocks, findRecipes, type Recipe } from '../harness/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
-import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
+import { createWorld, stopLeftSessions, type World } from '../harness/world.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
+import { deliveriesOf, relayEvent, runAndDeliver, type Delivery } from '../harness/deliveries.js';
 import { createUserProject, removeUserProject } from '../harness/user-project.js';
-import { call } from '../simulator/helpers.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 
 const CHECKOUT = 'actions/checkout';
@@ -157,11 +157,11 @@ const RECIPES: Record<string, Expectation[]> = {
       noops: [],
       check: () => undefined,
       scenario: async (run) => {
-        const finished = await run(dispatchEvent(deliveries.finished));
+        const finished = await run(relayEvent(deliveries.finished));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[1].outputs.status).toBe('finished');
         expect(finished.jobs.handle.steps[2].outcome).toBe('skipped');
-        const errored = await run(dispatchEvent(deliveries.errored));
+        const errored = await run(relayEvent(deliveries.errored));
         expect(errored.jobs.handle.result).toBe('failure');
         expect(errored.jobs.handle.steps[1].outcome).toBe('failure');
         expect(errored.jobs.handle.steps[2].log).toMatch(/^BUILD \S+ ended errored: \S*: Gradle failed/m);
@@ -172,14 +172,17 @@ const RECIPES: Record<string, Expectation[]> = {
       noops: [],
       check: () => undefined,
       scenario: async (run) => {
-        const finished = await run(dispatchEvent(deliveries.finished));
+        const finished = await run(relayEvent(deliveries.finished));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[2].log).toMatch(/^Build \S+ \(ios\) finished$/m);
         // The release job, once per delivery: keyed by the delivery (webhook-relay.test.ts repeats one).
         expect(finished.jobs.handle.outputs['delivery-key']).toMatch(/^[0-9a-f]{64}$/);
         expect(finished.jobs.release.result).toBe('success');
-        const altered = { ...deliveries.finished, body: `${deliveries.finished.body} ` };
-        const rejected = await run(dispatchEvent(altered));
+        const altered = {
+          ...deliveries.finished,
+          body: Buffer.concat([deliveries.finished.body, Buffer.from(' ')]),
+        };
+        const rejected = await run(relayEvent(altered));
         expect(rejected.jobs.handle.steps[1].outcome).toBe('failure');
         expect(rejected.jobs.handle.steps[1].outputs.status ?? '').toBe('');
         expect(rejected.jobs.handle.steps[2].outcome).toBe('skipped');
@@ -245,29 +248,11 @@ const planned = recipes.map((recipe) => {
 });
 
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
-interface Delivery {
-  body: string;
-  signature: string;
-}
 /** Deliveries the simulator signed and sent for a run with a finished and an errored build. */
 const deliveries: { finished: Delivery; errored: Delivery } = {
-  finished: { body: '', signature: '' },
-  errored: { body: '', signature: '' },
+  finished: { body: Buffer.alloc(0), signature: '' },
+  errored: { body: Buffer.alloc(0), signature: '' },
 };
-
-/** The repository_dispatch event the relay sends for `delivery` (the README's client_payload). */
-function dispatchEvent(delivery: Delivery): Record<string, unknown> {
-  return {
-    event_name: 'repository_dispatch',
-    event: {
-      action: 'svc-webhook',
-      client_payload: {
-        body_base64: Buffer.from(delivery.body).toString('base64'),
-        signature: delivery.signature,
-      },
-    },
-  };
-}
 
 let world: World;
 let workspace: string;
@@ -300,19 +285,10 @@ beforeAll(async () => {
     secret: WEBHOOK_SECRET,
   });
   world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle failed' });
-  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
-    token: world.token,
-    body: { appId: world.project.id, gitRef: 'main', fileName: 'webhook.yml' },
-  });
-  await until(() => ['failure', 'success'].includes(world.sim.getRun(reply.json.data.id)?.status ?? ''));
-  await world.sim.webhooks.idle();
+  await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
   world.sim.setJobBehaviour('build_android', { outcome: 'success' });
-  for (const request of receiver.received) {
-    const delivery = {
-      body: request.body.toString('utf8'),
-      signature: request.headers['svc-signature'] as string,
-    };
-    const status = (JSON.parse(delivery.body) as { status: string }).status;
+  for (const delivery of deliveriesOf(receiver)) {
+    const status = (JSON.parse(delivery.body.toString('utf8')) as { status: string }).status;
     if (status === 'finished') deliveries.finished = delivery;
     if (status === 'errored') deliveries.errored = delivery;
   }

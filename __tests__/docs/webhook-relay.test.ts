@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLIENT_PAYLOAD_LIMIT, FakeGitHub, type ReceivedDispatch } from '../harness/fake-github.js';
-import { findRecipes } from '../harness/recipes.js';
+import { findRecipe } from '../harness/recipes.js';
 import { ROOT, RUNTIMES, DEFAULT_RUNTIME } from '../harness/runner/step.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
-import { createWorld, until, type World } from '../harness/world.js';
+import { createWorld, type World } from '../harness/world.js';
+import { runAndDeliver } from '../harness/deliveries.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
-import { call } from '../simulator/helpers.js';
 
 const README = join(ROOT, 'verify-webhook', 'README.md');
 const SECRET = 'relay-webhook-secret-0123456789';
@@ -32,9 +32,7 @@ function relaySource(): string {
 }
 
 /** The relay recipe's workflow: the README's second "Service webhook" block. */
-const RELAY_WORKFLOW = findRecipes().filter(
-  (recipe) => recipe.file === 'verify-webhook/README.md' && recipe.title === 'Service webhook',
-)[1];
+const RELAY_WORKFLOW = findRecipe('verify-webhook/README.md', 'Service webhook', 2)!;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -104,13 +102,7 @@ beforeEach(() => {
 /** Dispatches webhook.yml (a finished iOS build, an errored Android one) and waits for every delivery. */
 async function buildAndDeliver(): Promise<void> {
   world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle failed' });
-  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
-    token: world.token,
-    body: { appId: world.project.id, gitRef: 'main', fileName: 'webhook.yml' },
-  });
-  const runId = reply.json.data.id as string;
-  await until(() => ['failure', 'success'].includes(world.sim.getRun(runId)?.status ?? ''));
-  await world.sim.webhooks.idle();
+  await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
 }
 
 /** The relay workflow run on the repository_dispatch event GitHub made of `dispatch`. */

@@ -67,3 +67,8 @@ export function findBlocks(): Recipe[] {
 export function findRecipes(): Recipe[] {
   return findBlocks().filter((recipe) => recipe.kind !== 'steps');
 }
+
+/** The `nth` recipe (from 1) titled `title` in `file`; undefined when there is none. */
+export function findRecipe(file: string, title: string, nth = 1): Recipe | undefined {
+  return findRecipes().filter((recipe) => recipe.file === file && recipe.title === title)[nth - 1];
+}

@@ -16,8 +16,6 @@
  * Exits non-zero if anything is not as expected; leaves no temporary directory and no active session.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,7 +28,9 @@ process.env.TMPDIR = TEMP_ROOT;
 const { MemoryRepo, startSimulator } = await import('../../simulator/index.js');
 const { maskWith, renderLog } = await import('../../__tests__/harness/runner/step.js');
 const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js');
-const { findRecipes } = await import('../../__tests__/harness/recipes.js');
+const { findRecipe } = await import('../../__tests__/harness/recipes.js');
+const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
+const { deliveriesOf, relayEvent } = await import('../../__tests__/harness/deliveries.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
 type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;
@@ -143,36 +143,6 @@ function show(title: string, run: ActionRun): void {
   if (run.summary.trim()) console.log(`${bold('Job summary:')}\n${run.summary.trim()}`);
 }
 
-/**
- * A webhook receiver standing for the relay of the README's webhook recipe: it keeps each delivery's
- * raw body and `svc-signature` header, and acknowledges it.
- */
-async function startReceiver(): Promise<{
-  url: string;
-  deliveries: Array<{ body: Buffer; signature: string }>;
-  close: () => Promise<void>;
-}> {
-  const deliveries: Array<{ body: Buffer; signature: string }> = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      deliveries.push({ body: Buffer.concat(chunks), signature: String(req.headers['svc-signature'] ?? '') });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    deliveries,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Prints what the runner shows of an engine step beyond its log: its outputs and its job summary. */
 function showStep(step: StepResult, secrets: string[]): void {
   const hide = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join('***'), text);
@@ -186,7 +156,8 @@ function showStep(step: StepResult, secrets: string[]): void {
 
 async function main(): Promise<void> {
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
-  const receiver = await startReceiver();
+  // A receiver standing for the relay of the README's webhook recipe: it keeps each delivery as sent.
+  const receiver = await startReceiver(() => 200);
   try {
     const account = sim.addAccount({ name: 'acme' });
     // The project's repository, in memory: its head commit is the one the pull request is at.
@@ -231,23 +202,12 @@ async function main(): Promise<void> {
     // 2. The webhook: the README's relay workflow, as written, on the delivery of the gate's build.
     await sim.webhooks.idle();
     const buildId = (JSON.parse(gated.outputs['build-ids'] ?? '[]') as string[])[0];
-    const delivery = receiver.deliveries.find((d) => d.body.toString('utf8').includes(buildId ?? '-'));
+    const delivery = deliveriesOf(receiver).find((d) => d.body.toString('utf8').includes(buildId ?? '-'));
     expect(delivery !== undefined, "the simulator should deliver the BUILD webhook of the gate's build");
-    const relayWorkflow = findRecipes().filter(
-      (recipe) => recipe.file === 'verify-webhook/README.md' && recipe.title === 'Service webhook',
-    )[1];
+    const relayWorkflow = findRecipe('verify-webhook/README.md', 'Service webhook', 2)!;
     if (delivery) {
       const relayed = (body: Buffer): Promise<WorkflowResult> =>
-        runWorkflow(relayWorkflow.text, {
-          ...engine,
-          github: {
-            event_name: 'repository_dispatch',
-            event: {
-              action: 'svc-webhook',
-              client_payload: { signature: delivery.signature, body_base64: body.toString('base64') },
-            },
-          },
-        });
+        runWorkflow(relayWorkflow.text, { ...engine, github: relayEvent({ ...delivery, body }) });
       console.log(`\n${bold("── verify-webhook/README.md's relay workflow, on the build's delivery ──")}`);
       const accepted = await relayed(delivery.body);
       const verified = accepted.jobs.handle.steps[1];

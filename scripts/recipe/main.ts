@@ -9,10 +9,11 @@
  * delivery the simulator signed.
  */
 import { createWorld, type World } from '../../__tests__/harness/world.js';
-import { findRecipes } from '../../__tests__/harness/recipes.js';
+import { findRecipe, findRecipes } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
 import { startReceiver } from '../../__tests__/harness/webhook-receiver.js';
+import { deliveriesOf, relayEvent, runAndDeliver } from '../../__tests__/harness/deliveries.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
@@ -20,7 +21,7 @@ const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
 const [where, title, nth = '1'] = process.argv.slice(2);
 const recipes = findRecipes();
 const file = where === 'root' || where === undefined ? 'README.md' : `${where}/README.md`;
-const recipe = recipes.filter((r) => r.file === file && r.title === title)[Number(nth) - 1];
+const recipe = findRecipe(file, title, Number(nth));
 if (!recipe) {
   console.log(title ? `No recipe "${title}" (${nth}) in ${file}. The recipes:` : 'The recipes:');
   const seen = new Map<string, number>();
@@ -43,27 +44,9 @@ async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
     url: receiver.url,
     secret: WEBHOOK_SECRET,
   });
-  const reply = await fetch(`${world.sim.url}/v2/workflows/dispatch`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${world.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: world.project.id, gitRef: 'main', fileName: 'build-ios-simulator.yml' }),
-  });
-  const runId = ((await reply.json()) as { data: { id: string } }).data.id;
-  while (!['success', 'failure'].includes(world.sim.getRun(runId)?.status ?? ''))
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  await world.sim.webhooks.idle();
+  await runAndDeliver(world.sim, world.project, world.token, 'build-ios-simulator.yml');
   await receiver.close();
-  const [delivery] = receiver.received;
-  return {
-    event_name: 'repository_dispatch',
-    event: {
-      action: 'svc-webhook',
-      client_payload: {
-        signature: String(delivery.headers['svc-signature']),
-        body_base64: delivery.body.toString('base64'),
-      },
-    },
-  };
+  return relayEvent(deliveriesOf(receiver)[0]);
 }
 
 const world = await createWorld({
