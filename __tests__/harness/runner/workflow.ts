@@ -23,7 +23,6 @@ import {
   DEFAULT_RUNTIME,
   parseCommandFile,
   readActionYaml,
-  registeredSecrets,
   renderLog,
   runStep,
   runStepPost,
@@ -260,17 +259,17 @@ async function runJobs(
       const shown = (stdout: string, annotations: Annotation[]): string => {
         const log = maskText(jobMasks, renderLog(stdout));
         const reading = readRunnerOutput(stdout);
+        // The job's masks and the step's, longest first, as the runner's masker replaces them.
+        const masks = [...new Set([...jobMasks, ...reading.masks])].sort((a, b) => b.length - a.length);
         for (const command of reading.commands) {
           const kind = command.name;
           if (kind !== 'error' && kind !== 'warning' && kind !== 'notice') continue;
           const ofKind = annotations.filter((annotation) => annotation.kind === kind).length;
           if (ofKind >= ANNOTATIONS_PER_KIND_PER_STEP || annotationsInJob >= ANNOTATIONS_PER_JOB) continue;
           annotationsInJob++;
-          annotations.push({ kind, message: maskText([...jobMasks, ...reading.masks], command.data) });
+          annotations.push({ kind, message: maskText(masks, command.data) });
         }
-        jobMasks = [...new Set([...jobMasks, ...registeredSecrets(stdout)])].sort(
-          (a, b) => b.length - a.length,
-        );
+        jobMasks = masks;
         return log;
       };
       const rawSteps = raw.jobs[id].steps ?? [];
