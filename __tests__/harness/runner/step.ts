@@ -1,6 +1,6 @@
 /**
  * Runs the committed bundle the way the GitHub runner does: inputs as INPUT_* variables, the
- * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY files, then (for the post step)
+ * GITHUB_OUTPUT / GITHUB_STATE / GITHUB_ENV / GITHUB_STEP_SUMMARY / GITHUB_PATH files, then (for the post step)
  * the saved state as STATE_* variables. Parses the files back so tests assert what users get.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,7 +72,7 @@ export type StepFiles = Record<(typeof STEP_FILES)[keyof typeof STEP_FILES], str
 
 /**
  * A step's runner files, empty, in a new directory: `env` has the variables that point to them
- * (every step, `uses:` or `run:`, gets the four), `read()` gives what the step wrote, `remove()`
+ * (every step, `uses:` or `run:`, gets the five), `read()` gives what the step wrote, `remove()`
  * deletes them.
  */
 export function createStepFiles(): {
