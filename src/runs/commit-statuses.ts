@@ -23,7 +23,7 @@ const MAX_CONTEXT = 100;
  * jobs must not become thousands of requests to GitHub. The first jobs the gate sees get one; the
  * run's own status covers every job.
  */
-export const MAX_JOB_STATUSES = 100;
+const MAX_JOB_STATUSES = 100;
 
 /** The context prefix: `status-context`, else `svc/<workflow file without .yml/.yaml>`. */
 export function statusPrefix(workflow: string | undefined, statusContext: string | undefined): string {
