@@ -6,30 +6,21 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLIENT_PAYLOAD_LIMIT, FakeGitHub, type ReceivedDispatch } from '../harness/fake-github.js';
-import { findRecipe } from '../harness/recipes.js';
-import { ROOT, RUNTIMES, DEFAULT_RUNTIME } from '../harness/runner/step.js';
+import { findRecipe, findScript } from '../harness/recipes.js';
+import { RUNTIMES, DEFAULT_RUNTIME } from '../harness/runner/step.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
 import { createWorld, type World } from '../harness/world.js';
 import { runAndDeliver } from '../harness/deliveries.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 
-const README = join(ROOT, 'verify-webhook', 'README.md');
 const SECRET = 'relay-webhook-secret-0123456789';
 const GITHUB_TOKEN = 'ghs_relayToken0123456789abcdef';
-
-/** The README's receiver, exactly as the reader copies it: the `js` block that starts `// relay.mjs`. */
-function relaySource(): string {
-  const blocks = [...readFileSync(README, 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
-  const relay = blocks.filter((block) => block.startsWith('// relay.mjs'));
-  expect(relay).toHaveLength(1);
-  return relay[0];
-}
 
 /** The relay recipe's workflow: the README's second "Service webhook" block. */
 const RELAY_WORKFLOW = findRecipe('verify-webhook/README.md', 'Service webhook', 2)!;
@@ -58,7 +49,8 @@ beforeAll(async () => {
     { webhooks: { attempts: 3, baseIntervalMs: 20 } },
   );
   dir = mkdtempSync(join(tmpdir(), 'svc-relay-'));
-  writeFileSync(join(dir, 'relay.mjs'), relaySource());
+  // The README's receiver, exactly as the reader copies it.
+  writeFileSync(join(dir, 'relay.mjs'), findScript('verify-webhook/README.md', '// relay.mjs'));
   const port = await freePort();
   relayUrl = `http://127.0.0.1:${port}/`;
   relay = spawn(RUNTIMES[DEFAULT_RUNTIME], ['relay.mjs'], {

@@ -72,3 +72,16 @@ export function findRecipes(): Recipe[] {
 export function findRecipe(file: string, title: string, nth = 1): Recipe | undefined {
   return findRecipes().filter((recipe) => recipe.file === file && recipe.title === title)[nth - 1];
 }
+
+/**
+ * The one ```js block of `file` (relative to the root) that starts with `opening`: a script a recipe
+ * tells the reader to save (the relay's `relay.mjs`, the Android recipe's `e2e/appium.mjs`), as written.
+ */
+export function findScript(file: string, opening: string): string {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const scripts = [...text.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((match) => match[1])
+    .filter((block) => block.startsWith(opening));
+  if (scripts.length !== 1) throw new Error(`${file}: ${scripts.length} js blocks start with ${opening}`);
+  return scripts[0];
+}

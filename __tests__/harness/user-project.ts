@@ -15,17 +15,8 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findScript } from './recipes.js';
 import { ROOT } from './runner/step.js';
-
-/** The README's `e2e/appium.mjs`: the js block that imports webdriverio. */
-function appiumScript(): string {
-  const readme = readFileSync(join(ROOT, 'start-device-session', 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
-    .map((match) => match[1])
-    .find((text) => text.startsWith("import { remote } from 'webdriverio';"));
-  if (!block) throw new Error('start-device-session/README.md has no e2e/appium.mjs block');
-  return block;
-}
 
 /** What `npm run test:e2e:argent` does: list argent's tools and the device, take a screenshot, tap. */
 const ARGENT_SCRIPT = `const base = process.env.ARGENT_TOOLS_URL;
@@ -88,7 +79,10 @@ export function createUserProject(): string {
   // Offline: what npm needs is in the cache; a step that would fetch anything else fails at once.
   writeFileSync(join(dir, '.npmrc'), 'offline=true\naudit=false\nfund=false\n');
   mkdirSync(join(dir, 'e2e'));
-  writeFileSync(join(dir, 'e2e', 'appium.mjs'), appiumScript());
+  writeFileSync(
+    join(dir, 'e2e', 'appium.mjs'),
+    findScript('start-device-session/README.md', "import { remote } from 'webdriverio';"),
+  );
   writeFileSync(join(dir, 'e2e', 'argent.mjs'), ARGENT_SCRIPT);
   return dir;
 }
