@@ -27,6 +27,7 @@ process.env.TMPDIR = TEMP_ROOT;
 
 const { MemoryRepo, startSimulator } = await import('../../simulator/index.js');
 const { maskWith, renderLog } = await import('../../__tests__/harness/runner/step.js');
+const { maskText } = await import('../../__tests__/harness/runner/commands.js');
 const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js');
 const { findRecipe } = await import('../../__tests__/harness/recipes.js');
 const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
@@ -145,7 +146,7 @@ function show(title: string, run: ActionRun): void {
 
 /** Prints what the runner shows of an engine step beyond its log: its outputs and its job summary. */
 function showStep(step: StepResult, secrets: string[]): void {
-  const hide = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join('***'), text);
+  const hide = (text: string): string => maskText(secrets, text);
   const outputs = Object.entries(step.outputs).filter(([, value]) => value !== '');
   if (outputs.length > 0) {
     console.log(bold('    Outputs:'));
@@ -175,7 +176,11 @@ async function main(): Promise<void> {
       // A push of the repository's head commit: wait-for-run binds the run to it (expected-commit).
       github: { event_name: 'push', sha: repo.headSha, ref: 'refs/heads/main' },
       log: (line: string) => console.log(line),
-      onStep: (_job: string, step: StepResult) => showStep(step, Object.values(secrets)),
+      onStep: (_job: string, step: StepResult) =>
+        showStep(
+          step,
+          Object.values(secrets).sort((a, b) => b.length - a.length),
+        ),
     };
 
     // 1. The gate: the root action (`command:` chooses), as v1 workflows use it; then the sub-actions.
