@@ -8,7 +8,7 @@
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
  * delivery the simulator signed.
  */
-import { createWorld, type World } from '../../__tests__/harness/world.js';
+import { createWorld, stopLeftSessions, type World } from '../../__tests__/harness/world.js';
 import { findRecipe, findRecipes } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
@@ -82,11 +82,7 @@ try {
   });
   failed = Object.values(result.jobs).some((job) => job.result === 'failure');
 } finally {
-  for (const session of world.sim.activeSessions())
-    await fetch(`${world.sim.url}/v2/device-run-sessions/${session.id}/stop`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${world.token}` },
-    });
+  await stopLeftSessions(world);
   await world.sim.close();
   removeUserProject(workspace);
 }
