@@ -13,7 +13,7 @@ import { FakeGitHub } from '../harness/fake-github.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
 import { deliveriesOf, relayEvent, runAndDeliver, type Delivery } from '../harness/deliveries.js';
 import { createUserProject, removeUserProject } from '../harness/user-project.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
+import { RECIPE_WORKFLOWS } from '../harness/workflows.js';
 
 const CHECKOUT = 'actions/checkout';
 const SETUP_NODE = 'actions/setup-node';
@@ -262,21 +262,7 @@ const github = new FakeGitHub();
 beforeAll(async () => {
   workspace = createUserProject();
   await github.start();
-  world = await createWorld({
-    'e2e.yml': workflow(
-      'E2E',
-      { ...BUILD_IOS, test: { name: 'Tests', needs: ['build_ios'] } },
-      { profile: { type: 'string' } },
-    ),
-    'release.yml': workflow('Release', { ...BUILD_IOS, ...BUILD_ANDROID }),
-    'build-and-submit.yml': workflow('Build and submit', {
-      ...BUILD_IOS,
-      ...BUILD_ANDROID,
-      submit: { type: 'submit', needs: ['build_ios', 'build_android'], params: { platform: 'ios' } },
-    }),
-    'build-ios-simulator.yml': workflow('Build for the simulator', BUILD_IOS),
-    'webhook.yml': workflow('Webhook', { ...BUILD_IOS, ...BUILD_ANDROID }),
-  });
+  world = await createWorld(RECIPE_WORKFLOWS);
   // The simulator signs and sends real deliveries: a finished iOS build, an errored Android build.
   const receiver = await startReceiver(() => 200);
   world.sim.webhooks.add({

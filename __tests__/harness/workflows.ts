@@ -45,3 +45,23 @@ export const RELEASE = workflow('Release', {
   ...BUILD_IOS,
   submit_ios: { name: 'Submit iOS', type: 'submit', needs: ['build_ios'], params: { platform: 'ios' } },
 });
+
+/**
+ * The workflow files the README recipes dispatch (`workflow:`), for the recipes test and
+ * `npm run recipe`, and `webhook.yml`, whose builds make the deliveries the webhook recipes verify.
+ */
+export const RECIPE_WORKFLOWS: Record<string, string> = {
+  'e2e.yml': workflow(
+    'E2E',
+    { ...BUILD_IOS, test: { name: 'Tests', needs: ['build_ios'] } },
+    { profile: { type: 'string' } },
+  ),
+  'release.yml': workflow('Release', { ...BUILD_IOS, ...BUILD_ANDROID }),
+  'build-and-submit.yml': workflow('Build and submit', {
+    ...BUILD_IOS,
+    ...BUILD_ANDROID,
+    submit: { type: 'submit', needs: ['build_ios', 'build_android'], params: { platform: 'ios' } },
+  }),
+  'build-ios-simulator.yml': workflow('Build for the simulator', BUILD_IOS),
+  'webhook.yml': workflow('Webhook', { ...BUILD_IOS, ...BUILD_ANDROID }),
+};

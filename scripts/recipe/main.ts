@@ -14,7 +14,7 @@ import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
 import { startReceiver } from '../../__tests__/harness/webhook-receiver.js';
 import { deliveriesOf, relayEvent, runAndDeliver } from '../../__tests__/harness/deliveries.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../__tests__/harness/workflows.js';
+import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
@@ -49,16 +49,7 @@ async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
   return relayEvent(deliveriesOf(receiver)[0]);
 }
 
-const world = await createWorld({
-  'e2e.yml': workflow(
-    'E2E',
-    { ...BUILD_IOS, test: { name: 'Tests', needs: ['build_ios'] } },
-    { profile: { type: 'string' } },
-  ),
-  'release.yml': workflow('Release', { ...BUILD_IOS, ...BUILD_ANDROID }),
-  'build-and-submit.yml': workflow('Build and submit', { ...BUILD_IOS, ...BUILD_ANDROID }),
-  'build-ios-simulator.yml': workflow('Build for the simulator', BUILD_IOS),
-});
+const world = await createWorld(RECIPE_WORKFLOWS);
 console.log(
   `Recipe "${recipe.title}" (${recipe.file}) against the simulator at ${world.sim.url}; no-ops: ${NOOPS.join(', ')}`,
 );
