@@ -10,8 +10,13 @@ import { findBlocks, findRecipes, type Recipe } from '../harness/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
 import { createWorld, stopLeftSessions, type World } from '../harness/world.js';
 import { FakeGitHub } from '../harness/fake-github.js';
-import { startReceiver } from '../harness/webhook-receiver.js';
-import { deliveriesOf, relayEvent, runAndDeliver, type Delivery } from '../harness/deliveries.js';
+import {
+  deliveriesOf,
+  receiveBuildWebhooks,
+  relayEvent,
+  runAndDeliver,
+  type Delivery,
+} from '../harness/deliveries.js';
 import { createUserProject, removeUserProject } from '../harness/user-project.js';
 import { RECIPE_WORKFLOWS } from '../harness/workflows.js';
 
@@ -264,13 +269,7 @@ beforeAll(async () => {
   await github.start();
   world = await createWorld(RECIPE_WORKFLOWS);
   // The simulator signs and sends real deliveries: a finished iOS build, an errored Android build.
-  const receiver = await startReceiver(() => 200);
-  world.sim.webhooks.add({
-    projectId: world.project.id,
-    event: 'BUILD',
-    url: receiver.url,
-    secret: WEBHOOK_SECRET,
-  });
+  const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
   world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle failed' });
   await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
   world.sim.setJobBehaviour('build_android', { outcome: 'success' });

@@ -5,12 +5,23 @@
  */
 import type { Simulator } from '../../simulator/index.js';
 import type { Json } from './runner/expressions.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /** One delivery as the receiver got it: the raw body and its `svc-signature` header. */
 export interface Delivery {
   body: Buffer;
   signature: string;
+}
+
+/** A receiver that acknowledges every delivery, set up as the project's BUILD webhook with `secret`. */
+export async function receiveBuildWebhooks(
+  sim: Simulator,
+  project: { id: string },
+  secret: string,
+): Promise<Receiver> {
+  const receiver = await startReceiver(() => 200);
+  sim.webhooks.add({ projectId: project.id, event: 'BUILD', url: receiver.url, secret });
+  return receiver;
 }
 
 /**

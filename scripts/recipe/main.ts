@@ -12,8 +12,12 @@ import { createWorld, stopLeftSessions, type World } from '../../__tests__/harne
 import { findRecipe, findRecipes } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
-import { startReceiver } from '../../__tests__/harness/webhook-receiver.js';
-import { deliveriesOf, relayEvent, runAndDeliver } from '../../__tests__/harness/deliveries.js';
+import {
+  deliveriesOf,
+  receiveBuildWebhooks,
+  relayEvent,
+  runAndDeliver,
+} from '../../__tests__/harness/deliveries.js';
 import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
@@ -37,13 +41,7 @@ if (!recipe) {
 
 /** The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build. */
 async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
-  const receiver = await startReceiver(() => 200);
-  world.sim.webhooks.add({
-    projectId: world.project.id,
-    event: 'BUILD',
-    url: receiver.url,
-    secret: WEBHOOK_SECRET,
-  });
+  const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
   await runAndDeliver(world.sim, world.project, world.token, 'build-ios-simulator.yml');
   await receiver.close();
   return relayEvent(deliveriesOf(receiver)[0]);
