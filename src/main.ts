@@ -81,9 +81,18 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
   if (!comment) return;
   if (cancellation.signal.aborted)
     return io.info('The step was cancelled; no pull request comment was posted.');
+  // A dry run tells GitHub nothing: its comment would replace the real gate's.
+  if (outputs.outcome === 'dry-run') return io.info('Dry run: no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
-    { kind: comment.kind, subject: comment.subject, outputs, failed, preview: previewOutput(outputs) },
+    {
+      kind: comment.kind,
+      subject: comment.subject,
+      variant: comment.variant,
+      outputs,
+      failed,
+      preview: previewOutput(outputs),
+    },
     io,
   );
 }

@@ -360,7 +360,12 @@ describe('run-workflow', () => {
       comment: true,
     });
     expect(apiOf(invocation.values)).toMatchObject({ pollIntervalMs: 500, timeoutMs: 30_000 });
-    expect(invocation.comment).toEqual({ kind: 'run-workflow', subject: 'e2e.yml', githubToken: 'gh_env' });
+    expect(invocation.comment).toEqual({
+      kind: 'run-workflow',
+      subject: 'e2e.yml',
+      variant: expect.stringMatching(/^[0-9a-f]{10}$/),
+      githubToken: 'gh_env',
+    });
   });
 
   it('does not check github-token when read: it is checked where the comment is posted', () => {

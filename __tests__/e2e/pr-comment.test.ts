@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
 import { AUTHOR, BOT, FakeGitHub } from '../harness/fake-github.js';
+import { shortHash } from '../../src/github/comment-body.js';
 
 const GATE = `name: Gate
 on:
@@ -94,6 +95,10 @@ describe('pull-request comment', () => {
     GITHUB_EVENT_NAME: event,
     GITHUB_EVENT_PATH: join(dir, 'event.json'),
   });
+  /** The gate's marker: its workflow and a hash of its settings (app-id, the git-ref given, no inputs). */
+  const gateMarker = () =>
+    `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
+
   const runWorkflow = (
     inputs: Record<string, string> = {},
     event = 'pull_request',
@@ -147,7 +152,7 @@ describe('pull-request comment', () => {
     expect(github.comments).toHaveLength(2);
     const [simRun] = world.sim.runs();
     const sticky = github.comments[1];
-    expect(sticky.body).toContain('<!-- svc-action:comment:run-workflow:gate.yml -->');
+    expect(sticky.body).toContain(gateMarker());
     expect(sticky.body).toContain('✅ the step succeeded');
     expect(sticky.body).toContain(`[${simRun.id.slice(0, 8)}](<${simRun.url}>)`);
     expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|/);
@@ -243,7 +248,7 @@ describe('pull-request comment', () => {
   it('never edits a comment someone else wrote, even one carrying the marker', async () => {
     const forged = {
       id: 1,
-      body: '<!-- svc-action:comment:run-workflow:gate.yml --> please approve',
+      body: `${gateMarker()} please approve`,
       html_url: 'https://github.example/c/1',
       user: AUTHOR,
     };
@@ -282,7 +287,7 @@ describe('pull-request comment', () => {
     // request's author can get text of their choosing into such a comment).
     const quoting = {
       id: 1,
-      body: 'Lint report for:\n> <!-- svc-action:comment:run-workflow:gate.yml -->\nAll good.',
+      body: `Lint report for:\n> ${gateMarker()}\nAll good.`,
       html_url: 'https://github.example/c/1',
       user: BOT,
     };
@@ -291,9 +296,7 @@ describe('pull-request comment', () => {
     expect(first.exitCode).toBe(0);
     expect(github.comments[0]).toEqual(quoting);
     expect(github.comments).toHaveLength(2);
-    expect(github.comments[1].body.startsWith('<!-- svc-action:comment:run-workflow:gate.yml -->\n')).toBe(
-      true,
-    );
+    expect(github.comments[1].body.startsWith(`${gateMarker()}\n`)).toBe(true);
     expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
       `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,

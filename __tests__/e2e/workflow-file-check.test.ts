@@ -229,7 +229,7 @@ describe('run-workflow: `jobs` in the service words, what was not checked, and d
     expect(good.exitCode).toBe(0);
     expect(good.outputs).toEqual({ outcome: 'dry-run' });
     expect(good.stdout).toContain(
-      `Dry run: The inputs are valid. git-ref ${sha} is commit ${sha} in the workspace. .eas/workflows/gate.yml at ${sha.slice(0, 12)} accepts the inputs and jobs. Nothing was dispatched.`,
+      `Dry run: The inputs are valid. git-ref ${sha} is commit ${sha} in the workspace. .eas/workflows/gate.yml at ${sha.slice(0, 12)} accepts the inputs and jobs. Nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment).`,
     );
     expect(good.summary).toMatch(/### Workflow run gate\\?\.yml: 🧪 checked, not dispatched \(`dry-run`\)/);
 

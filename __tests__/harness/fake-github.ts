@@ -1,7 +1,8 @@
 /**
  * A fake of the GitHub routes the pull-request comment uses (list, create and update issue comments,
- * GraphQL's `viewer`) on 127.0.0.1, reached through GITHUB_API_URL as on GitHub Enterprise Server.
- * It records every request, so a test can say what reached GitHub and with which token.
+ * GraphQL's `viewer`) and the commit statuses (create; list a commit's, newest first, in pages with a
+ * `link` header as GitHub does) on 127.0.0.1, reached through GITHUB_API_URL as on GitHub Enterprise
+ * Server. It records every request, so a test can say what reached GitHub and with which token.
  */
 import { createServer, type Server } from 'node:http';
 
@@ -49,6 +50,8 @@ export class FakeGitHub {
   failNextDispatches = 0;
   /** Answers every status request with this status (403: the token lacks `statuses: write`). */
   failStatusesWith: number | undefined;
+  /** Answers for the next status posts, in order, before any is accepted (a 502, a rate limit). */
+  nextStatusAnswers: Array<{ status: number; headers?: Record<string, string>; message?: string }> = [];
   /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
   viewer: Comment['user'] = BOT;
   requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
@@ -79,9 +82,32 @@ export class FakeGitHub {
         if (status && req.method === 'POST') {
           if (this.failStatusesWith)
             return send(this.failStatusesWith, { message: 'Resource not accessible by integration' });
+          const answer = this.nextStatusAnswers.shift();
+          if (answer) {
+            res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+            return res.end(JSON.stringify({ message: answer.message ?? 'Bad Gateway' }));
+          }
           const { context = 'default', state = '', description, target_url } = body ?? {};
           this.statuses.push({ sha: status[1], context, state, description, target_url });
           return send(201, { id: this.statuses.length, context, state });
+        }
+        const listed = /^\/repos\/acme\/app\/commits\/([0-9a-f]+)\/statuses(?:\?(.*))?$/.exec(path);
+        if (listed && req.method === 'GET') {
+          if (this.failStatusesWith)
+            return send(this.failStatusesWith, { message: 'Resource not accessible by integration' });
+          const query = new URLSearchParams(listed[2] ?? '');
+          const perPage = Number(query.get('per_page') ?? 30);
+          const page = Number(query.get('page') ?? 1);
+          const all = this.statuses
+            .filter((posted) => posted.sha === listed[1])
+            .reverse()
+            .map((posted, i) => ({ id: i + 1, ...posted, creator: this.viewer }));
+          const slice = all.slice((page - 1) * perPage, page * perPage);
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          if (page * perPage < all.length)
+            headers.link = `<${this.url}/repos/acme/app/commits/${listed[1]}/statuses?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+          res.writeHead(200, headers);
+          return res.end(JSON.stringify(slice));
         }
         if (path === '/repos/acme/app/dispatches' && req.method === 'POST') {
           if (this.failNextDispatches > 0) {
@@ -125,6 +151,18 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     const address = this.server.address();
     if (address && typeof address === 'object') this.url = `http://127.0.0.1:${address.port}`;
+  }
+
+  /** The latest status of `context` on `sha` (GitHub's combined view of it). */
+  latest(sha: string, context: string): PostedStatus | undefined {
+    return this.statuses.filter((posted) => posted.sha === sha && posted.context === context).at(-1);
+  }
+
+  /** Each context's latest state on `sha`. */
+  states(sha: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const posted of this.statuses) if (posted.sha === sha) out[posted.context] = posted.state;
+    return out;
   }
 
   close(): Promise<void> {

@@ -44,7 +44,7 @@ export interface CommandDefinition<T extends InputTable> {
    * sticky comment (`kind` and `subject`) and what its heading names. `source`
    * tells an input the user gave from one a default filled in.
    */
-  comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string };
+  comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string; variant?: string };
   run(values: Values<T>, context: RunContext): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export interface Invocation {
   values: Readonly<Record<string, unknown>>;
   run(context: RunContext): Promise<void>;
   /** Present when the step asked for a pull-request comment (`comment: true`). */
-  comment?: { kind: CommentKind; subject: string; githubToken?: string };
+  comment?: { kind: CommentKind; subject: string; variant?: string; githubToken?: string };
   /** The service's base URL, for commands that call it. */
   baseUrl?: string;
   /** Advice on valid inputs, to log before the command runs. */

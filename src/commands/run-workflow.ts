@@ -4,7 +4,7 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
-import { eventCommit, pullRequestEvent, runnerEventCommit, sameRepository } from '../github/event.js';
+import { eventCommit, pullRequestEvent, sameRepository } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
 import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
@@ -12,6 +12,7 @@ import { renderRunSummary } from '../runs/summary.js';
 import { checkBeforeDispatch } from '../runs/dispatch-check.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
+import { shortHash } from '../github/comment-body.js';
 
 export const runWorkflow = defineCommand({
   description:
@@ -77,7 +78,17 @@ export const runWorkflow = defineCommand({
       : []),
     ...statusRules(values),
   ],
-  comment: (values) => ({ kind: 'run-workflow', subject: values.workflow }),
+  // One sticky comment per dispatch of this workflow with these settings: stable across pushes
+  // (the default git-ref, the head commit, is not in the key), apart for two matrix legs.
+  comment: (values, source) => ({
+    kind: 'run-workflow',
+    subject: values.workflow,
+    variant: shortHash({
+      inputs: values.inputs ?? null,
+      appId: values['app-id'],
+      gitRef: source.input('git-ref').trim() ? values['git-ref'] : null,
+    }),
+  }),
 
   run: (values, context) =>
     withOutcome(context.io, context.signal, async () => {
@@ -88,7 +99,9 @@ export const runWorkflow = defineCommand({
 
       const checked = await checkBeforeDispatch(values, context, deadline);
       if (values['dry-run']) {
-        io.info(`Dry run: ${checked} Nothing was dispatched.`);
+        io.info(
+          `Dry run: ${checked} Nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment).`,
+        );
         await io.appendSummary(
           renderRunSummary(
             { title: values.workflow, runId: '', runUrl: '', outcome: 'dry-run', reason: checked },
@@ -110,15 +123,14 @@ export const runWorkflow = defineCommand({
         { deadline, signal },
       );
       const runUrl = dispatched.url ?? '';
+      // No status before the read that shows the run's commit (commit-statuses.ts).
       const statuses = values['commit-statuses']
         ? startStatuses(io, {
             githubToken: values['github-token'] ?? '',
             prefix: statusPrefix(values.workflow, values['status-context']),
-            selectors: values.jobs,
-            commit: runnerEventCommit(),
+            serviceRunId: dispatched.id,
           })
         : undefined;
-      statuses?.dispatched(runUrl);
       // Outputs the user can act on (link, cancel) before any waiting.
       io.setOutput('run-id', dispatched.id);
       io.setOutput('run-url', runUrl);

@@ -1,14 +1,11 @@
 /** wait-for-run: follow an existing run by id, exactly as run-workflow follows the run it dispatched. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
-import { EVENT_COMMIT_EXPRESSION, eventCommit, runnerEventCommit } from '../github/event.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
-import { ofCommit } from '../runs/verdict.js';
-import { FULL_SHA } from '../runs/workflow-file.js';
-import type { WorkflowRun } from '../service/contract.js';
 import { hostOf } from '../github/context.js';
 
 export const waitForRun = defineCommand({
@@ -49,7 +46,12 @@ export const waitForRun = defineCommand({
   ],
   // One sticky comment per gate: the GitHub job that waits (and the jobs it waits for), whichever
   // run it follows this time, so a re-run updates it instead of adding another.
-  comment: (values, source) => ({ kind: 'wait-for-run', subject: gateName(values.jobs, source.env) }),
+  // Two gates of one job (two legs of a matrix) apart by their status-context when set.
+  comment: (values, source) => ({
+    kind: 'wait-for-run',
+    subject: gateName(values.jobs, source.env),
+    variant: values['status-context'],
+  }),
 
   run: (values, context) =>
     withOutcome(context.io, context.signal, async () => {
@@ -66,8 +68,7 @@ export const waitForRun = defineCommand({
         ? startStatuses(io, {
             githubToken: values['github-token'] ?? '',
             prefix: values['status-context'] ?? '',
-            selectors: values.jobs,
-            ...statusCommit(commit),
+            serviceRunId: runId,
           })
         : undefined;
       return followRun(
@@ -90,23 +91,4 @@ export const waitForRun = defineCommand({
 function gateName(jobs: string[] | undefined, env: Record<string, string | undefined>): string {
   const job = [env.GITHUB_WORKFLOW, env.GITHUB_JOB].filter(Boolean).join(' › ') || 'wait-for-run';
   return jobs ? `${job} (jobs ${jobs.join(', ')})` : job;
-}
-
-/**
- * The commit the statuses go on: the one `expected-commit` binds the run to (a whole SHA at once, a
- * prefix once the run's own commit is read and matches it); the commit under review when any
- * commit is accepted.
- */
-function statusCommit(expected: string | undefined): {
-  commit?: string;
-  commitOf?: (run: WorkflowRun) => string | undefined;
-} {
-  if (!expected) return { commit: runnerEventCommit() };
-  if (FULL_SHA.test(expected)) return { commit: expected };
-  return {
-    commitOf: (run) => {
-      const hash = run.gitCommitHash?.trim().toLowerCase() ?? '';
-      return FULL_SHA.test(hash) && ofCommit(run, expected) === 'yes' ? hash : undefined;
-    },
-  };
 }

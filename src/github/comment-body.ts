@@ -8,6 +8,7 @@
  * repository. Why a step failed is in the job summary it links. Values are redacted before they are
  * rendered, since rendering changes a secret's characters.
  */
+import { createHash } from 'node:crypto';
 import { runnerEventCommit } from './event.js';
 import { redactDeep, type ActionIO } from './io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
@@ -36,6 +37,8 @@ export interface CommentReport {
   kind: CommentKind;
   /** What the comment is about, for the marker and the heading: a workflow file, a gate, a session name. */
   subject: string;
+  /** What tells two steps of one subject apart (two matrix legs), in the marker only. */
+  variant?: string;
   /** The step's outputs as it set them (run-id, run-url, status, jobs; session-id, session-url, …). */
   outputs: Record<string, string>;
   /** Whether the step failed. */
@@ -47,9 +50,15 @@ export interface CommentReport {
 }
 
 /** The hidden marker that identifies this step's sticky comment: its first line. */
-function commentMarker(report: Pick<CommentReport, 'kind' | 'subject'>): string {
-  const subject = encodeURIComponent(report.subject).replace(/-/g, '%2D');
-  return `<!-- svc-action:comment:${report.kind}:${subject} -->`;
+function commentMarker(report: Pick<CommentReport, 'kind' | 'subject' | 'variant'>): string {
+  const encode = (text: string) => encodeURIComponent(text).replace(/-/g, '%2D');
+  const variant = report.variant ? `:${encode(report.variant)}` : '';
+  return `<!-- svc-action:comment:${report.kind}:${encode(report.subject)}${variant} -->`;
+}
+
+/** A short, stable hash of settings, for a comment's `variant`. */
+export function shortHash(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 10);
 }
 
 /** The comment's Markdown: marker, outcome, the run or session, links to the GitHub run. Redacted. */
@@ -63,16 +72,20 @@ export function renderComment(
   const report = redactDeep(given, io.redact);
   const kind = KINDS[report.kind];
   const what = `${kind.heading} ${markdownCode(report.subject, 120)}`;
-  const lines = [commentMarker(report), `**svc** · ${what}: ${outcome(report)}`, ''];
+  const lines = [commentMarker(report), `**svc** · ${what}: ${outcome(report, env)}`, ''];
   lines.push(...kind.table(report));
   const run = githubRunUrl(env);
   if (run)
     lines.push(
-      `${report.failed ? "Why it failed, with the service's messages" : 'Details'}: the ${markdownLink('job summary', run)}.`,
+      `${report.failed && report.outputs.outcome !== 'canceled' ? "Why it failed, with the service's messages" : 'Details'}: the ${markdownLink('job summary', run)}.`,
       '',
     );
-  // The pull request's head commit: GITHUB_SHA is the merge commit, which no reviewer knows.
-  const sha = runnerEventCommit(env);
+  // The run's own commit for a run (the statuses are on it), else the commit under review: the
+  // pull request's head (GITHUB_SHA is the merge commit, which no reviewer knows).
+  const sha =
+    report.kind === 'start-device-session'
+      ? runnerEventCommit(env)
+      : runCommit(report) || runnerEventCommit(env);
   const commit = sha ? ` for commit ${markdownCode(sha.slice(0, 12), 12)}` : '';
   lines.push(
     `<sub>Updated by ${run ? markdownLink(`GitHub workflow run ${env.GITHUB_RUN_ID ?? ''}`, run) : 'GitHub Actions'}${commit}.</sub>`,
@@ -83,11 +96,37 @@ export function renderComment(
 }
 
 /** The heading's outcome: the step's, or once the job has ended, what became of the device. */
-function outcome(report: CommentReport): string {
+function outcome(report: CommentReport, env: Record<string, string | undefined>): string {
   const what = report.ended ? markdownText(report.ended.what, 200) : '';
   if (report.ended?.released) return `✅ the job ended and the device was released (${what})`;
   if (report.ended) return `⚠️ the job ended: ${what}`;
-  return report.failed ? '❌ the step failed' : '✅ the step succeeded';
+  if (report.kind === 'start-device-session')
+    return report.failed ? '❌ the step failed' : '✅ the step succeeded';
+  return runOutcome(report, env);
+}
+
+/**
+ * A run's heading: ✅ only for a step that succeeded on a run of the commit under review; a run of
+ * another commit says which commit it tested; a dispatch that was not followed says so.
+ */
+function runOutcome(report: CommentReport, env: Record<string, string | undefined>): string {
+  const outcome = report.outputs.outcome ?? (report.failed ? 'failure' : 'success');
+  if (outcome === 'dispatched') return '🚀 dispatched, not followed: its result is not known here';
+  if (outcome === 'canceled') return '⏹️ the run was canceled';
+  if (outcome === 'timed-out') return '⏱️ the run did not finish within `timeout-minutes`';
+  if (outcome === 'action-required') return '✋ the run waits for approval';
+  if (report.failed || outcome !== 'success') return '❌ the step failed';
+  const tested = runCommit(report);
+  const review = runnerEventCommit(env)?.toLowerCase();
+  if (tested && review && tested === review) return '✅ the step succeeded';
+  return tested
+    ? `☑️ the run succeeded on commit ${markdownCode(tested.slice(0, 12), 12)}, which is not the commit under review${review ? ` (${markdownCode(review.slice(0, 12), 12)})` : ''}`
+    : '☑️ the run succeeded; it did not say which commit it tested';
+}
+
+/** The commit the run is of, as the step's `git-commit-hash` output gave it. */
+function runCommit(report: CommentReport): string {
+  return (report.outputs['git-commit-hash'] ?? '').trim().toLowerCase();
 }
 
 /** The run's link and status, then its jobs by name, key and status (never their errors). */

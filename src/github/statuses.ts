@@ -1,23 +1,49 @@
 /**
- * Commit statuses (`commit-statuses: true`): one per context on the commit under review, so that a
+ * Commit statuses (`commit-statuses: true`): one per context on the commit a run is of, so that a
  * ruleset can require a named remote job. Statuses, not check runs: a status is keyed by commit and
  * context and updated in place, and belongs to no check suite (a check run made with the job's token
  * joins whatever suite exists for that commit).
  *
- * What a context should say is set at any time (`set`); only a change is posted, in order, one
- * request at a time. A status that cannot be posted is one warning naming the cause, and no more
- * statuses are posted by this step: the gate's own result decides the step, never a status.
+ * What a context should say is `set` at any time; `flush` posts what changed since the last post, in
+ * one batch, one request at a time; `settle` keeps posting, with back-off, until every context says
+ * what it should or the time is up. Nothing is posted before the commit is known (`onCommit`).
+ *
+ * Fail-safe rules kept here, whoever sets the states:
+ * - every description ends with the marker of status-marker.ts (the service run, the GitHub run and
+ *   attempt), never cut;
+ * - before each batch (and once after the last) the commit's statuses are read back: a context that
+ *   another service run posted from this same GitHub run and attempt (two matrix legs that share a
+ *   context) ends in `error` naming `status-context`; another GitHub run's status is replaced, with a
+ *   warning naming both;
+ * - bounded: at most POST_BUDGET posts per step; the run's context and final states first; a
+ *   context's first `pending` and its intermediate states are paced (PACE_*) and may be skipped, a
+ *   final state never is while the budget lasts (each pending context keeps one post in reserve);
+ * - a failed post is retried with back-off (a rate limit is waited out as GitHub says); only a
+ *   refusal (no `statuses: write`, a commit GitHub does not know) stops posting. One warning names
+ *   whatever is left unset, and how to clear it.
+ *
+ * The gate's own result decides the step, never a status.
  */
 import type { ActionIO } from './io.js';
 import { gitHubApi, type Octokit } from './github-api.js';
 import { USER_AGENT } from './service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
+import { backoffDelayMs, parseRetryAfterMs } from '../service/retry.js';
 import { oneLine } from '../text/plain.js';
+import { describe, parseMarker, type StatusPoster } from './status-marker.js';
 
 export type StatusState = 'pending' | 'success' | 'failure' | 'error';
 
-/** GitHub's limit for a status's description. */
-const MAX_DESCRIPTION = 140;
+/** Posts one step may make: well under GitHub's 500 content-creating requests an hour. */
+export const POST_BUDGET = 250;
+/** First and intermediate posts in any minute at most: under GitHub's about 80 a minute. */
+export const PACE_PER_MINUTE = 60;
+/** Of those, intermediate states (a pending context's next words, a flap) at most. */
+export const PACE_INTERMEDIATE_PER_MINUTE = 30;
+const MINUTE_MS = 60_000;
+/** Statuses read back per batch at most (pages of 100): GitHub keeps up to 1,000 per context. */
+const READ_BACK_PAGES = 10;
+const RETRY = { maxAttempts: Infinity, baseDelayMs: 1_000, maxDelayMs: 15_000 };
 const MAX_TARGET_URL = 2048;
 
 interface Status {
@@ -25,20 +51,43 @@ interface Status {
   description: string;
 }
 
+interface Wanted extends Status {
+  /** The run's own context: posted before any job's. */
+  primary: boolean;
+  /** Set by the read-back (a shared context): no later `set` changes it. */
+  locked: boolean;
+}
+
+/** Why posting stopped or waits, in words for the warning. */
+interface Trouble {
+  words: string;
+  /** A refusal: posting again cannot help. */
+  final: boolean;
+  /** Earliest time to try again. */
+  retryAt: number;
+}
+
 export class CommitStatuses {
-  private readonly wanted = new Map<string, Status>();
+  private readonly wanted = new Map<string, Wanted>();
   private readonly posted = new Map<string, Status>();
+  private readonly postTimes: number[] = [];
+  private spent = 0;
+  private failures = 0;
+  private trouble: Trouble | undefined;
   private queue: Promise<void> = Promise.resolve();
-  private failed = false;
-  /** A flush is queued and has not started: a later `set` is caught by it, so none is queued again. */
-  private flushQueued = false;
   private github: ReturnType<typeof gitHubApi> | undefined;
   private sha: string | undefined;
   private targetUrl = '';
+  private ending = false;
+  private checkedAfterLast = false;
+  private readonly warnedRuns = new Set<string>();
+  private saidShared = false;
+  private budgetSkipped = false;
 
   constructor(
     private readonly io: ActionIO,
     private readonly githubToken: string,
+    private readonly poster: StatusPoster,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
@@ -46,11 +95,9 @@ export class CommitStatuses {
     return this.sha;
   }
 
-  /** The commit the statuses go on; nothing is posted before it is known. */
+  /** The commit the statuses go on; nothing is posted before it is known, and it never changes. */
   onCommit(sha: string): void {
-    if (this.sha) return;
-    this.sha = sha;
-    this.sync();
+    this.sha ??= sha;
   }
 
   /** The run's page on the service, the link of every status (an http(s) URL only). */
@@ -58,10 +105,10 @@ export class CommitStatuses {
     if (/^https?:\/\/\S+$/.test(url) && url.length <= MAX_TARGET_URL) this.targetUrl = url;
   }
 
-  /** What `context` should say; posted when it differs from what was last posted. */
-  set(context: string, state: StatusState, description: string): void {
-    this.wanted.set(context, { state, description: oneLine(description, MAX_DESCRIPTION) });
-    this.sync();
+  /** What `context` should say (`words` in the action's own words; the marker is added). */
+  set(context: string, state: StatusState, words: string, primary = false): void {
+    if (this.wanted.get(context)?.locked) return;
+    this.wanted.set(context, { state, description: describe(words, this.poster), primary, locked: false });
   }
 
   /** The contexts whose wanted state is still pending. */
@@ -74,60 +121,220 @@ export class CommitStatuses {
     return [...this.posted].map(([context, status]) => ({ context, ...status }));
   }
 
+  /** Posts what changed since the last batch (queued behind a batch in flight). */
+  flush(): Promise<void> {
+    this.queue = this.queue.then(() => this.postBatch());
+    return this.queue;
+  }
+
   /**
-   * Waits until everything wanted is posted, or `withinMs` has passed (a cancelled step has a few
-   * seconds before the runner's SIGTERM); returns the contexts left unposted.
+   * The step's last word: keeps posting (retrying with back-off, waiting out a rate limit) until
+   * every context says what it should, or `withinMs` has passed; one warning names what is left.
    */
-  async settle(withinMs = 2 * REQUEST_TIMEOUT_MS): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
-    await Promise.race([this.queue, timeout]);
-    clearTimeout(timer);
-    if (!this.sha || this.failed) return [];
-    return [...this.wanted]
-      .filter(([context, status]) => !same(this.posted.get(context), status))
-      .map(([c]) => c);
+  async settle(withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    this.ending = true;
+    for (;;) {
+      await this.flush().catch(() => undefined);
+      if (!this.sha || this.trouble?.final || (this.unposted().length === 0 && this.checkedAfterLast)) break;
+      const wait = Math.max(50, (this.trouble?.retryAt ?? 0) - Date.now());
+      if (Date.now() + wait >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    this.warnUnset();
   }
 
   async dispose(): Promise<void> {
     if (this.github) (await this.github.catch(() => undefined))?.dispose();
   }
 
-  /**
-   * Queues one flush of what changed. A poll of a large run sets every job's context: they are all
-   * posted by the one flush, not one flush (each walking every context) per `set`.
-   */
-  private sync(): void {
-    if (!this.sha || this.failed || this.flushQueued) return;
-    this.flushQueued = true;
-    this.queue = this.queue.then(() => {
-      this.flushQueued = false;
-      return this.postChanges();
-    });
+  /** Contexts whose wanted state is not what was last posted. */
+  private unposted(): string[] {
+    return [...this.wanted]
+      .filter(([context, want]) => !same(this.posted.get(context), want))
+      .map(([c]) => c);
   }
 
-  private async postChanges(): Promise<void> {
-    for (const [context, status] of this.wanted) {
-      if (this.failed) return;
-      if (same(this.posted.get(context), status)) continue;
-      try {
-        await this.post(context, status);
-        this.posted.set(context, status);
-      } catch (error) {
-        this.failed = true;
-        this.io.warning(
-          `Commit statuses were not posted: ${cause(error)} The gate's own result decides the step.`,
-        );
+  private async postBatch(): Promise<void> {
+    if (!this.sha || this.trouble?.final) return;
+    if (this.trouble && Date.now() < this.trouble.retryAt) return;
+    try {
+      let batch = this.batch();
+      if (batch.length > 0) {
+        await this.readBack();
+        batch = this.batch();
       }
+      let count = 0;
+      for (const context of batch) {
+        const status = this.wanted.get(context)!;
+        this.spent++;
+        await this.post(context, status);
+        this.postTimes.push(Date.now());
+        this.posted.set(context, { state: status.state, description: status.description });
+        count++;
+      }
+      this.failures = 0;
+      this.trouble = undefined;
+      if (count > 0) this.io.info(`Commit statuses: posted ${count} on commit ${this.sha}.`);
+      // Legs of a matrix start together: once everything is posted, look once more.
+      if (this.ending && !this.checkedAfterLast && this.unposted().length === 0) {
+        this.checkedAfterLast = true;
+        await this.readBack();
+      }
+    } catch (error) {
+      this.failed(error);
     }
   }
 
-  private async post(context: string, status: Status): Promise<void> {
+  /**
+   * What to post now, in order: the run's context and final states, then first posts, then
+   * intermediate states; first and intermediate posts paced, and each context that shows
+   * `pending` keeps one post of the budget in reserve for its final state.
+   */
+  private batch(): string[] {
+    const now = Date.now();
+    while (this.postTimes.length > 0 && this.postTimes[0] <= now - MINUTE_MS) this.postTimes.shift();
+    let remaining = POST_BUDGET - this.spent;
+    let reserved = [...this.posted.values()].filter((status) => status.state === 'pending').length;
+    let paced = this.postTimes.length;
+    let intermediate = 0;
+    const changes = this.unposted().map((context) => {
+      const want = this.wanted.get(context)!;
+      const last = this.posted.get(context);
+      const final = want.state !== 'pending' && (last === undefined || last.state === 'pending');
+      // 0: a final state (or anything once the step ends), 1: a first post, 2: an intermediate one.
+      const kind = this.ending || final ? 0 : last === undefined ? 1 : 2;
+      return { context, kind, order: (want.primary ? 0 : 3) + kind, last, want };
+    });
+    // The run's context first, then the jobs' final states, first posts, intermediate states.
+    changes.sort((a, b) => a.order - b.order);
+    const chosen: string[] = [];
+    for (const { context, kind, last, want } of changes) {
+      const settles = last?.state === 'pending' && want.state !== 'pending' ? 1 : 0;
+      const opens = (last === undefined || last.state !== 'pending') && want.state === 'pending' ? 1 : 0;
+      // A post that leaves a context pending must leave a post for its end.
+      if (remaining - 1 < reserved - settles + opens) {
+        this.budgetSkipped = true;
+        continue;
+      }
+      if (kind === 1 && paced >= PACE_PER_MINUTE) continue;
+      if (kind === 2 && (paced >= PACE_PER_MINUTE || intermediate >= PACE_INTERMEDIATE_PER_MINUTE)) continue;
+      chosen.push(context);
+      remaining--;
+      reserved += opens - settles;
+      if (kind > 0) paced++;
+      if (kind === 2) intermediate++;
+    }
+    return chosen;
+  }
+
+  /**
+   * The commit's statuses, newest first, for the contexts this step sets: another service run's
+   * status posted from this GitHub run and attempt means two steps share a context (`error`, which
+   * no later read changes); another GitHub run's is replaced, and said.
+   */
+  private async readBack(): Promise<void> {
+    const { githubRunId, githubAttempt } = this.poster;
+    if (!githubRunId) return;
+    const { octokit, owner, repo } = await this.api();
+    let pages = 0;
+    const shared: string[] = [];
+    for await (const page of octokit.paginate.iterator(octokit.rest.repos.listCommitStatusesForRef, {
+      owner,
+      repo,
+      ref: this.sha!,
+      per_page: 100,
+      request: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+    })) {
+      for (const status of page.data) {
+        const want = this.wanted.get(status.context);
+        const other = parseMarker(status.description);
+        if (!want || !other || other.serviceRunId === this.poster.serviceRunId) continue;
+        if (other.githubRunId === githubRunId && other.githubAttempt === githubAttempt) {
+          if (!want.locked) shared.push(status.context);
+          this.lock(status.context, other.serviceRunId);
+        } else if (
+          other.githubRunId &&
+          other.githubRunId !== githubRunId &&
+          !this.warnedRuns.has(other.githubRunId)
+        ) {
+          this.warnedRuns.add(other.githubRunId);
+          this.io.warning(
+            `Commit status \`${status.context}\` on commit ${this.sha} was also posted by GitHub run ${other.githubRunId} ` +
+              `(service run ${other.serviceRunId}); this step's (GitHub run ${githubRunId}, service run ${this.poster.serviceRunId}) replaces it, ` +
+              'so the context shows whichever of the two runs posts last. Give each workflow its own `status-context` if both should show.',
+          );
+        }
+      }
+      if (++pages >= READ_BACK_PAGES) break;
+    }
+    if (shared.length > 0 && !this.saidShared) {
+      this.saidShared = true;
+      this.io.warning(
+        `Another step of this GitHub run (run ${githubRunId}, attempt ${githubAttempt}) posts the same commit statuses for another service run: ` +
+          `${shared.map((context) => `\`${context}\``).join(', ')} end in error. ` +
+          'Give each step its own `status-context` (for example with the matrix values in it).',
+      );
+    }
+  }
+
+  private lock(context: string, otherRun: string): void {
+    const want = this.wanted.get(context)!;
+    if (want.locked) return;
+    this.wanted.set(context, {
+      state: 'error',
+      description: describe(
+        `Shared with service run ${otherRun.slice(0, 8)} of this GitHub run: set status-context per step`,
+        this.poster,
+      ),
+      primary: want.primary,
+      locked: true,
+    });
+  }
+
+  private failed(error: unknown): void {
+    const trouble = troubleOf(error, Date.now(), ++this.failures, this.env.GITHUB_API_URL);
+    const first = !this.trouble;
+    this.trouble = trouble;
+    if (trouble.final) this.io.warning(`Commit statuses were not posted: ${trouble.words}`);
+    else if (first) {
+      this.io.info(
+        `Commit statuses: ${trouble.words}; trying again in ${Math.ceil((trouble.retryAt - Date.now()) / 1000)} s.`,
+      );
+    }
+  }
+
+  /** The one warning for what is left unset when the step ends. */
+  private warnUnset(): void {
+    if (!this.sha || this.trouble?.final) return;
+    const left = this.unposted();
+    if (left.length === 0) return;
+    const why = this.trouble
+      ? this.trouble.words
+      : this.budgetSkipped
+        ? `this step's budget of ${POST_BUDGET} status posts is spent`
+        : 'the step ended first';
+    const shown = left.slice(0, 20).map((context) => {
+      const posted = this.posted.get(context);
+      return `\`${context}\` (${posted ? `still ${posted.state}` : 'never posted'})`;
+    });
+    this.io.warning(
+      `Commit statuses left unset on commit ${this.sha}: ${shown.join(', ')}${left.length > 20 ? `, … and ${left.length - 20} more` : ''}: ${why}. ` +
+        'A re-run of this job posts them again.',
+    );
+  }
+
+  private async api(): Promise<{ octokit: Octokit; owner: string; repo: string }> {
     this.github ??= gitHubApi(this.githubToken, USER_AGENT);
     const { octokit } = await this.github;
     const [owner, repo] = (this.env.GITHUB_REPOSITORY ?? '').split('/');
     if (!owner || !repo) throw new Error('GITHUB_REPOSITORY does not name a repository');
-    await createStatus(octokit, {
+    return { octokit, owner, repo };
+  }
+
+  private async post(context: string, status: Status): Promise<void> {
+    const { octokit, owner, repo } = await this.api();
+    await octokit.rest.repos.createCommitStatus({
       owner,
       repo,
       sha: this.sha!,
@@ -135,40 +342,84 @@ export class CommitStatuses {
       state: status.state,
       description: status.description,
       ...(this.targetUrl ? { target_url: this.targetUrl } : {}),
+      request: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
     });
   }
-}
-
-interface StatusRequest {
-  owner: string;
-  repo: string;
-  sha: string;
-  context: string;
-  state: StatusState;
-  description: string;
-  target_url?: string;
-}
-
-function createStatus(octokit: Octokit, status: StatusRequest): Promise<unknown> {
-  return octokit.rest.repos.createCommitStatus({
-    ...status,
-    request: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
-  });
 }
 
 function same(a: Status | undefined, b: Status): boolean {
   return a !== undefined && a.state === b.state && a.description === b.description;
 }
 
-/** Why a status could not be posted, in words; GitHub's own message is not repeated (it may echo input). */
-function cause(error: unknown): string {
-  const status = (error as { status?: unknown } | null)?.status;
+type Answer = {
+  status?: unknown;
+  response?: { headers?: Record<string, unknown> };
+  cause?: unknown;
+  message?: unknown;
+};
+
+/**
+ * Why a request failed, and when to try again. An error without an answer is GitHub not reached
+ * (Octokit calls it 500: it is not); a 429, or a 403 with `retry-after` or a rate-limit message, is
+ * a rate limit to wait out, never a missing permission. GitHub's own message is not repeated (it
+ * may echo input).
+ */
+function troubleOf(error: unknown, now: number, attempt: number, apiUrl: string | undefined): Trouble {
+  const answer = (error ?? {}) as Answer;
+  const backoff = now + backoffDelayMs(attempt, RETRY);
+  if (error instanceof Error && error.message === 'GITHUB_REPOSITORY does not name a repository')
+    return { words: 'GITHUB_REPOSITORY does not name a repository.', final: true, retryAt: now };
+  if (!answer.response) {
+    const cause = (answer.cause ?? error) as { code?: unknown; message?: unknown } | undefined;
+    const code = typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? 'no answer');
+    const host = apiUrl ? ` at ${hostOf(apiUrl)}` : '';
+    return {
+      words: `GitHub's API${host} could not be reached (${oneLine(code, 80)})`,
+      final: false,
+      retryAt: backoff,
+    };
+  }
+  const status = typeof answer.status === 'number' ? answer.status : 0;
+  const headers = answer.response.headers ?? {};
+  const header = (name: string): string | undefined =>
+    typeof headers[name] === 'string' ? (headers[name] as string) : undefined;
+  const retryAfter = parseRetryAfterMs(header('retry-after'), now);
+  const message = typeof answer.message === 'string' ? answer.message : '';
+  if (
+    status === 429 ||
+    (status === 403 &&
+      (retryAfter !== undefined || header('x-ratelimit-remaining') === '0' || /rate limit/i.test(message)))
+  ) {
+    const reset = Number(header('x-ratelimit-reset'));
+    const wait = retryAfter ?? (Number.isFinite(reset) && reset > 0 ? reset * 1000 - now : MINUTE_MS);
+    return {
+      words: `GitHub's rate limit (${status}) was reached`,
+      final: false,
+      retryAt: now + Math.max(1_000, wait),
+    };
+  }
   if (status === 403 || status === 404)
-    return `GitHub answered ${status}: the github-token needs the \`statuses: write\` permission (\`permissions: statuses: write\` in the workflow or job).`;
+    return {
+      words: `GitHub answered ${status}: the github-token needs the \`statuses: write\` permission (\`permissions: statuses: write\` in the workflow or job). The gate's own result decides the step.`,
+      final: true,
+      retryAt: now,
+    };
+  if (status === 401)
+    return { words: 'GitHub answered 401: the github-token was refused.', final: true, retryAt: now };
   if (status === 422)
-    return 'GitHub refused a status (422): the commit is not in this repository, or it has too many statuses.';
-  if (typeof status === 'number') return `GitHub answered ${status}.`;
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return `GitHub's API could not be reached (${oneLine(typeof code === 'string' ? code : message, 120)}).`;
+    return {
+      words:
+        'GitHub refused a status (422): the commit is not in this repository, or it has too many statuses.',
+      final: true,
+      retryAt: now,
+    };
+  return { words: `GitHub answered ${status}`, final: status > 0 && status < 500, retryAt: backoff };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'GITHUB_API_URL';
+  }
 }

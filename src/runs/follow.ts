@@ -5,28 +5,20 @@
  * even while the run goes on.
  */
 import type { ActionIO } from '../github/io.js';
-import {
-  JOB_STATUSES,
-  isJobTerminal,
-  RUN_STATUSES,
-  isRunTerminal,
-  type WorkflowJob,
-  type WorkflowRun,
-} from '../service/contract.js';
+import { JOB_STATUSES, RUN_STATUSES, type WorkflowJob } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
-import { poll } from '../service/poll.js';
+import { poll, type PollOutcome } from '../service/poll.js';
 import { Progress } from '../github/progress.js';
 import { renderRunSummary } from './summary.js';
 import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { jobLabel } from '../text/job-label.js';
 import { ActionFailure } from '../errors.js';
-import { selectJobs } from './job-selection.js';
-import { judge, ofCommit, unsuccessful } from './verdict.js';
+import { judge, unsuccessful } from './verdict.js';
+import { readRun, type Reading } from './reading.js';
 import { RunFailure, type FollowedRun, type Outcome } from './step.js';
 import type { ServiceContext } from '../github/context.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
-import type { RunStatuses } from './commit-statuses.js';
-import { markdownCode } from '../text/markdown.js';
+import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
 const KNOWN_JOB_STATUSES = new Set<string>(JOB_STATUSES);
@@ -55,64 +47,80 @@ export async function followRun(
       `run dispatched; first read in ${Number((followed.api.pollIntervalMs / 1000).toFixed(2))} s`,
     );
 
-  const outcome = await poll<WorkflowRun>({
-    read: (limits) =>
-      client.getWorkflowRun(followed.runId, limits).catch((error: unknown) => {
-        throw readFailure(error, followed, read || followed.dispatched, runUrl);
-      }),
-    isDone: (run) =>
-      isRunTerminal(run) ||
-      ofCommit(run, followed.expectedCommit) === 'other' ||
-      (followed.jobs !== undefined && selectedJobsDone(run, followed.jobs)) ||
-      (followed.onActionRequired === 'fail' && run.status === 'action-required'),
-    intervalMs: followed.api.pollIntervalMs,
-    firstReadAfterInterval: timing.firstReadAfterInterval,
-    deadline,
-    signal,
-    onRead: (run) => {
-      read = true;
-      statuses?.read(run);
-      if (run.url && !runUrl) {
-        runUrl = run.url;
-        io.setOutput('run-url', runUrl);
-      }
-      let changed = false;
-      for (const job of run.jobs) {
-        if (!KNOWN_JOB_STATUSES.has(job.status)) progress.unknownStatus('Job', job.status, 'not finished');
-      }
-      for (const job of run.jobs.slice(0, JOBS_LOGGED))
-        changed = progress.update(`job ${jobLabel(job)}`, job.status) || changed;
-      if (run.jobs.length > JOBS_LOGGED && !manyJobsSaid) {
-        manyJobsSaid = true;
-        progress.line(
-          `The run has ${run.jobs.length} jobs: progress lines for the first ${JOBS_LOGGED}; all of them in the \`jobs\` output and the job summary.`,
-        );
-      }
-      if (!KNOWN_RUN_STATUSES.has(run.status)) progress.unknownStatus('Run', run.status, 'not finished');
-      changed = progress.update('run', run.status) || changed;
-      if (run.status === 'action-required' && followed.onActionRequired === 'wait' && !announcedApproval) {
-        announcedApproval = true;
-        io.notice(
-          `The workflow run is waiting for a manual action (approval); still waiting. ${runUrl}`.trimEnd(),
-        );
-      }
-      if (!changed) progress.heartbeat(() => `run still ${oneLine(run.status, 40)}`);
-    },
-  });
+  // The one judgement of each read (reading.ts): the poll, the statuses, the outputs and the
+  // verdict all take it, none judges the run again.
+  let last: Reading | undefined;
+  const settleWithin = () => (signal?.aborted ? STOP_ON_CANCEL_MS : SETTLE_AFTER_VERDICT_MS);
+  const listedJobsOnly = followed.jobs !== undefined;
+  let outcome: PollOutcome<Reading>;
+  try {
+    outcome = await poll<Reading>({
+      read: (limits) =>
+        client.getWorkflowRun(followed.runId, limits).then(
+          (run) => readRun(run, followed),
+          (error: unknown) => {
+            throw readFailure(error, followed, read || followed.dispatched, runUrl);
+          },
+        ),
+      isDone: (reading) => reading.done,
+      intervalMs: followed.api.pollIntervalMs,
+      firstReadAfterInterval: timing.firstReadAfterInterval,
+      deadline,
+      signal,
+      onRead: (reading) => {
+        read = true;
+        last = reading;
+        statuses?.read(reading);
+        const { run } = reading;
+        if (run.url && !runUrl) {
+          runUrl = run.url;
+          io.setOutput('run-url', runUrl);
+        }
+        let changed = false;
+        for (const job of run.jobs) {
+          if (!KNOWN_JOB_STATUSES.has(job.status)) progress.unknownStatus('Job', job.status, 'not finished');
+        }
+        for (const job of run.jobs.slice(0, JOBS_LOGGED))
+          changed = progress.update(`job ${jobLabel(job)}`, job.status) || changed;
+        if (run.jobs.length > JOBS_LOGGED && !manyJobsSaid) {
+          manyJobsSaid = true;
+          progress.line(
+            `The run has ${run.jobs.length} jobs: progress lines for the first ${JOBS_LOGGED}; all of them in the \`jobs\` output and the job summary.`,
+          );
+        }
+        if (!KNOWN_RUN_STATUSES.has(run.status)) progress.unknownStatus('Run', run.status, 'not finished');
+        changed = progress.update('run', run.status) || changed;
+        if (run.status === 'action-required' && followed.onActionRequired === 'wait' && !announcedApproval) {
+          announcedApproval = true;
+          io.notice(
+            `The workflow run is waiting for a manual action (approval); still waiting. ${runUrl}`.trimEnd(),
+          );
+        }
+        if (!changed) progress.heartbeat(() => `run still ${oneLine(run.status, 40)}`);
+      },
+    });
+  } catch (error) {
+    // The run could not be read to its end: what this step posted is not left pending.
+    await statuses?.end('failure', last, {
+      withinMs: settleWithin(),
+      listedJobsOnly,
+      why: 'the run could not be read',
+    });
+    throw error;
+  }
 
-  const run = outcome.kind === 'done' ? outcome.value : outcome.last;
-  if (run) setRunOutputs(io, run, followed.jobs);
+  if (last) setRunOutputs(io, last);
   if (!runUrl) io.setOutput('run-url', '');
   const link = runUrl ? ` ${runUrl}` : '';
-  const verdict = judge(outcome, followed, run, runUrl);
-  const statusLines = await settleStatuses(statuses, verdict.outcome, signal, io);
+  const verdict = judge(outcome, followed, last, runUrl);
+  await statuses?.end(verdict.outcome, last, { withinMs: settleWithin(), listedJobsOnly });
   await io.appendSummary(
     renderRunSummary(
       {
         title: followed.title,
         runId: followed.runId,
         runUrl,
-        run,
+        run: last?.run,
         outcome: verdict.outcome,
         refusal: verdict.refusal,
         jobs: followed.jobs,
@@ -120,7 +128,7 @@ export async function followRun(
         reason: verdict.failure,
       },
       io.redact,
-    ) + statusLines,
+    ) + (statuses?.summary() ?? ''),
   );
   if (verdict.failure) throw new RunFailure(verdict.failure, verdict.outcome);
   io.info(
@@ -146,25 +154,14 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
 }
 
-/**
- * Selected jobs are done when each is terminal, or when a selector picks no job of the run at all
- * (then waiting longer cannot help). A run lists its jobs from its workflow file, so once it lists
- * any, a key or type it does not list is unknown.
- */
-function selectedJobsDone(run: WorkflowRun, selectors: string[]): boolean {
-  if (run.jobs.length === 0) return false;
-  const { selected, unmatched } = selectJobs(run.jobs, selectors);
-  return unmatched.length > 0 || selected.every(isJobTerminal);
-}
-
-function setRunOutputs(io: ActionIO, run: WorkflowRun, selectors: string[] | undefined): void {
+function setRunOutputs(io: ActionIO, reading: Reading): void {
+  const { run } = reading;
   io.setOutput('status', run.status);
   io.setOutput('git-commit-hash', run.gitCommitHash ?? '');
   io.setOutput('jobs', JSON.stringify(run.jobs));
-  const followed = selectors ? selectJobs(run.jobs, selectors).selected : run.jobs;
   io.setOutput(
     'failed-jobs',
-    unsuccessful(followed)
+    unsuccessful(reading.followed)
       .map((job) => job.key)
       .join(','),
   );
@@ -182,26 +179,4 @@ function setRunOutputs(io: ActionIO, run: WorkflowRun, selectors: string[] | und
     'job-outputs',
     JSON.stringify(Object.fromEntries(run.jobs.map((job) => [job.key, job.outputs ?? {}]))),
   );
-}
-
-/**
- * The commit statuses' last word: what the gate leaves pending becomes `error`, and the step waits
- * for the posts (a cancelled step only within the runner's SIGINT-to-SIGTERM window, saying what it
- * could not set); returns the job summary's list of the contexts posted.
- */
-async function settleStatuses(
-  statuses: RunStatuses | undefined,
-  outcome: Outcome,
-  signal: AbortSignal | undefined,
-  io: ActionIO,
-): Promise<string> {
-  if (!statuses) return '';
-  statuses.ended(outcome);
-  const unset = await statuses.settle(signal?.aborted ? STOP_ON_CANCEL_MS : undefined);
-  if (unset.length > 0)
-    io.warning(`Commit statuses not set before the step ended, left as they were: ${unset.join(', ')}.`);
-  const posted = statuses.posted();
-  if (posted.length === 0) return '';
-  const rows = posted.map(({ context, state }) => `- ${markdownCode(context, 120)}: ${state}`);
-  return `\n**Commit statuses** on ${markdownCode(statuses.commit ?? '', 12)}\n\n${rows.join('\n')}\n`;
 }

@@ -35,9 +35,9 @@ export type Outcome = (typeof OUTCOMES)[number];
 const commitStatuses = {
   description:
     '`true`: post a GitHub commit status for the run (`svc/<workflow>`) and one for each job it follows ' +
-    "(`svc/<workflow>/<job key>`) on the commit under review (the pull request's head commit, else " +
-    '`GITHUB_SHA`; with `wait-for-run`, the commit `expected-commit` binds to), so a ruleset can require a ' +
-    'remote job. Needs `statuses: write`.',
+    '(`svc/<workflow>/<job key>`, at most 60) on the commit the run is of (its `gitCommitHash`, never another commit), ' +
+    "so a ruleset can require a remote job. A status says `success` only when the step's verdict on that commit does, " +
+    'and none is left `pending` when the step ends. Needs `statuses: write`.',
   default: 'false',
   parse: parse.boolean,
 } satisfies InputSpec<boolean>;

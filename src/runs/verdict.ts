@@ -12,9 +12,10 @@ import {
   type WorkflowRun,
 } from '../service/contract.js';
 import type { PollOutcome } from '../service/poll.js';
+import type { Reading } from './reading.js';
 import { oneLine } from '../text/plain.js';
 import { jobLabel } from '../text/job-label.js';
-import { selectJobs, selectedType, serviceWordFor } from './job-selection.js';
+import { selectedType, serviceWordFor } from './job-selection.js';
 import type { FollowedRun, Outcome } from './step.js';
 
 /** Jobs named in one message at most: a run of 50,000 jobs does not make a 5 MB error. */
@@ -32,12 +33,14 @@ interface Verdict {
   note: string;
 }
 
+/** The verdict on the last reading; `outcome.kind` says how following ended. */
 export function judge(
-  outcome: PollOutcome<WorkflowRun>,
+  outcome: Pick<PollOutcome<unknown>, 'kind'>,
   followed: FollowedRun,
-  run: WorkflowRun | undefined,
+  reading: Reading | undefined,
   runUrl: string,
 ): Verdict {
+  const run = reading?.run;
   const id = followed.runId;
   const link = runUrl ? ` ${runUrl}` : '';
   const fail = (outcome: Outcome, failure: string, refusal?: Refusal): Verdict => ({
@@ -52,10 +55,10 @@ export function judge(
       `Stopped waiting for workflow run ${id}: the step was cancelled. The run goes on.${link}`,
     );
   // Another commit's run is refused on the read that shows it, whatever else it says.
-  if (run && ofCommit(run, followed.expectedCommit) === 'other')
+  if (reading?.binding === 'other')
     return fail(
       'failure',
-      `Workflow run ${id} is a run of commit ${oneLine(run.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): ` +
+      `Workflow run ${id} is a run of commit ${oneLine(run?.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): ` +
         `a run of another commit cannot gate this one. ` +
         `Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ` +
         `''\` to accept a run of any commit.${link}`,
@@ -71,8 +74,8 @@ export function judge(
         `The run goes on.${link}`,
     );
   }
-  const final = outcome.value;
-  if (ofCommit(final, followed.expectedCommit) === 'unknown')
+  const final = reading!.run;
+  if (reading!.binding === 'unknown')
     return fail(
       'failure',
       `Workflow run ${id} does not say which commit it is a run of, so it cannot be checked against the expected commit ${followed.expectedCommit} (\`expected-commit\`). ` +
@@ -91,7 +94,7 @@ export function judge(
       )}${link}`,
     );
   }
-  const { selected, unmatched } = selectJobs(final.jobs, followed.jobs);
+  const { followed: selected, unmatched } = reading!;
   if (unmatched.length > 0) return unknownJobs(final, unmatched, followed, runUrl);
   if (!selected.every(isJobTerminal)) {
     if (final.status === 'action-required') return awaitingApproval(final, link);
@@ -160,14 +163,6 @@ function unknownJobs(run: WorkflowRun, unmatched: string[], followed: FollowedRu
     failure: `\`jobs\` lists ${unmatched.map((selector) => `\`${oneLine(selector, 80)}\``).join(', ')}, which the run does not have; its jobs are: ${known || 'none'}.${words}${started}`,
     note: '',
   };
-}
-
-/** Whether the run is of the expected commit (case-insensitive; a given prefix matches); `unknown` when it does not say. */
-export function ofCommit(run: WorkflowRun, expected: string | undefined): 'yes' | 'other' | 'unknown' {
-  if (!expected) return 'yes';
-  const actual = (run.gitCommitHash ?? '').trim().toLowerCase();
-  if (!actual) return 'unknown';
-  return actual.startsWith(expected) ? 'yes' : 'other';
 }
 
 /** ` Failed jobs: … Canceled jobs: … Skipped jobs: …`, each in its own words. */

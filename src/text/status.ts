@@ -15,6 +15,9 @@ const STATUS_ICON: Record<string, string> = {
   'pending-cancel': '⏹️',
   stopped: '⏹️',
   errored: '❌',
+  // A commit status's own states (github/statuses.ts), where they differ from the service's words.
+  pending: '⏳',
+  error: '⚠️',
 };
 
 /** A status with its icon, for a table cell or a list. */

@@ -1,0 +1,465 @@
+/**
+ * What the pull request shows can be trusted (issue 30), through the built bundles against a fake
+ * GitHub that records every request: a commit status says `success` only when the step's verdict on
+ * a run of that exact commit does; nothing the step posted is left pending; two jobs or two steps
+ * never share a context silently; GitHub's failures are retried and told as what they are; the
+ * posts are bounded; a dry run tells GitHub nothing; every description is true.
+ *
+ * Each case states the states GitHub ends with, per context and commit, and the requests it got.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { runStep, type ActionRun } from '../harness/runner/step.js';
+import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
+import { workflow } from '../harness/workflows.js';
+import { FakeGitHub, type PostedStatus } from '../harness/fake-github.js';
+
+const PIPELINE = workflow(
+  'Pipeline',
+  { build: { type: 'build' }, e2e: { needs: ['build'] }, report: { needs: ['e2e'] } },
+  { platform: { type: 'string', required: false } },
+);
+const GITHUB_RUN = '777';
+const OTHER_SERVICE_RUN = '0b0b0b0b-0000-4000-8000-000000000001';
+
+let world: World;
+let github: FakeGitHub;
+let dir: string;
+/** The pull request's head commit (main), and another commit on branch `release`. */
+let head: string;
+let release: string;
+beforeAll(async () => {
+  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  head = world.repo.headSha;
+  release = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Release branch', 'release');
+  github = new FakeGitHub();
+  await github.start();
+  dir = mkdtempSync(join(tmpdir(), 'status-trust-'));
+  writeFileSync(
+    join(dir, 'event.json'),
+    JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
+  );
+});
+afterAll(async () => {
+  await world.sim.close();
+  await github.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  world.sim.reset();
+  github.statuses.length = 0;
+  github.requests.length = 0;
+  github.comments.length = 0;
+  github.failStatusesWith = undefined;
+  github.nextStatusAnswers = [];
+});
+
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  GITHUB_API_URL: github.url,
+  GITHUB_REPOSITORY: 'acme/app',
+  GITHUB_SHA: 'feedface'.repeat(5),
+  GITHUB_EVENT_NAME: 'pull_request',
+  GITHUB_EVENT_PATH: join(dir, 'event.json'),
+  GITHUB_SERVER_URL: 'https://github.example',
+  GITHUB_RUN_ID: GITHUB_RUN,
+  GITHUB_RUN_ATTEMPT: '1',
+  ...extra,
+});
+
+const TOKEN = 'ghs_statusesToken0123456789';
+
+function gate(
+  inputs: Record<string, string>,
+  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<ActionRun> {
+  return runStep('run-workflow', {
+    inputs: {
+      ...world.api,
+      workflow: 'pipeline.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      'commit-statuses': 'true',
+      'github-token': TOKEN,
+      ...inputs,
+    },
+    env: env(options.env),
+    onSpawn: options.onSpawn,
+  });
+}
+
+/** A description's words, without the marker. */
+const words = (status: PostedStatus | undefined) =>
+  (status?.description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
+const warnings = (run: ActionRun) => run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+const statusPosts = () =>
+  github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
+
+/** Makes every read of a run answer what `mutate` makes of it (the service as the test wants it). */
+function mutateRunReads(
+  mutate: (run: Record<string, unknown> & { jobs: Array<Record<string, unknown>> }) => void,
+): void {
+  world.sim.injectFault({
+    method: 'GET',
+    path: /^\/v2\/workflows\/runs\//,
+    times: 100_000,
+    kind: 'mutate',
+    mutate: (json) => {
+      const data = (json as { data?: Record<string, unknown> & { jobs: Array<Record<string, unknown>> } })
+        .data;
+      if (data?.jobs) mutate(data);
+      return json;
+    },
+  });
+}
+
+describe('1. commit binding: every state on the run’s own commit, never before the read that shows it', () => {
+  it('run-workflow with an explicit git-ref: the statuses go on that ref’s commit, not on the pull request’s head', async () => {
+    const run = await gate({ 'git-ref': 'release' });
+    expect(run.exitCode).toBe(0);
+    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([release]));
+    expect(github.states(release)['svc/pipeline']).toBe('success');
+    expect(github.states(head)).toEqual({});
+    expect(run.stdout).toContain(`Commit statuses: posted`);
+    expect(run.stdout).toContain(`on commit ${release}.`);
+    expect(run.summary).toContain(`**Commit statuses** on commit \`${release}\``);
+  });
+
+  it('wait-for-run refuses a run of another commit: no state is set anywhere', async () => {
+    const dispatched = await runStep('run-workflow', {
+      inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
+    });
+    await until(() => world.sim.runs().find((run) => run.status === 'success'));
+    const followed = await followRunStep(
+      world,
+      dispatched.outputs['run-id'],
+      {
+        'commit-statuses': 'true',
+        'status-context': 'svc/gate',
+        'expected-commit': head,
+        'github-token': TOKEN,
+      },
+      { env: env() },
+    );
+    expect(followed.exitCode).toBe(1);
+    expect(followed.stdout).toContain(`is a run of commit ${release}, not of the expected commit ${head}`);
+    expect(github.statuses).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+
+  it("wait-for-run with expected-commit '': the statuses go on the run’s commit (main’s), not the pull request’s head", async () => {
+    const dispatched = await runStep('run-workflow', {
+      inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
+    });
+    const followed = await followRunStep(
+      world,
+      dispatched.outputs['run-id'],
+      {
+        'commit-statuses': 'true',
+        'status-context': 'svc/gate',
+        'expected-commit': '',
+        'github-token': TOKEN,
+      },
+      { env: env() },
+    );
+    expect(followed.exitCode).toBe(0);
+    expect(github.states(head)).toEqual({});
+    expect(github.states(release)['svc/gate']).toBe('success');
+  });
+
+  it('a run that names no whole commit sets no state, and says why', async () => {
+    mutateRunReads((run) => (run.gitCommitHash = 'abc1234'));
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    expect(github.statuses).toEqual([]);
+    expect(warnings(run)).toEqual([
+      expect.stringContaining(
+        'the run does not name its commit as a whole SHA (`gitCommitHash`), so no commit status is posted',
+      ),
+    ]);
+  });
+
+  it('every description ends with the run id and the GitHub run as a marker, never cut', async () => {
+    const longKey = `needs_${'x'.repeat(90)}`;
+    world.repo.commit(
+      { 'long.yml': workflow('Long', { [longKey]: {}, after: { needs: [longKey] } }) },
+      'Long keys',
+      'long',
+    );
+    world.sim.setJobBehaviour(longKey, { outcome: 'failure' });
+    const run = await gate({
+      workflow: 'long.yml',
+      'git-ref': 'long',
+      'status-context': `svc/${'c'.repeat(56)}`,
+    });
+    expect(run.exitCode).toBe(1);
+    const marker = `[svc:${run.outputs['run-id']} gh:${GITHUB_RUN}/1]`;
+    for (const status of github.statuses) {
+      expect(status.description!.endsWith(` ${marker}`)).toBe(true);
+      expect(status.description!.length).toBeLessThanOrEqual(140);
+    }
+    // The words were cut to fit, the marker was not.
+    const skipped = github.statuses.filter((status) => status.context.includes('/after')).at(-1);
+    expect(skipped?.state).toBe('failure');
+    expect(words(skipped)).toMatch(/^Skipped: needed job needs_x+ …$|^Skipped: needed job …$/);
+  });
+});
+
+describe('1. the comment names the commit the run tested', () => {
+  it('✅ only for a run of the commit under review; a run of another commit says which commit it tested', async () => {
+    const run = await gate({ 'commit-statuses': 'false', comment: 'true', 'git-ref': 'release' });
+    expect(run.exitCode).toBe(0);
+    const body = github.comments.at(-1)?.body ?? '';
+    const heading = body.split('\n')[1];
+    expect(heading).not.toContain('✅');
+    expect(heading).toContain(
+      `the run succeeded on commit \`${release.slice(0, 12)}\`, which is not the commit under review (\`${head.slice(0, 12)}\`)`,
+    );
+    expect(body).toContain(`for commit \`${release.slice(0, 12)}\``);
+  });
+});
+
+describe('2. one context, one job', () => {
+  it('a key the service lists twice (or two keys the contract flattens to one): error, never the last job listed', async () => {
+    world.sim.setJobBehaviour('e2e', { outcome: 'failure' });
+    mutateRunReads((run) => {
+      const e2e = run.jobs.find((job) => job.key === 'e2e');
+      // `e2e` again, written with a line break the contract flattens: the same key to the action.
+      if (e2e)
+        run.jobs.push({ ...e2e, id: `${String(e2e.id).slice(0, -1)}9`, key: 'e2e', status: 'success' });
+      const report = run.jobs.find((job) => job.key === 'report');
+      if (report)
+        run.jobs.push({
+          ...report,
+          id: `${String(report.id).slice(0, -1)}8`,
+          key: 'report\n',
+          status: 'success',
+        });
+    });
+    const run = await gate({});
+    expect(run.exitCode).toBe(1);
+    const e2e = github.latest(head, 'svc/pipeline/e2e');
+    expect(e2e?.state).toBe('error');
+    expect(words(e2e)).toBe('Ambiguous: the run lists job e2e twice');
+    expect(github.latest(head, 'svc/pipeline/report')?.state).toBe('error');
+    expect(github.latest(head, 'svc/pipeline')?.state).toBe('failure');
+  });
+});
+
+describe('3. two steps, one context', () => {
+  /** A status another step posted on the head commit. */
+  const seed = (context: string, state: string, githubRun: string, attempt: string) =>
+    github.statuses.push({
+      sha: head,
+      context,
+      state,
+      description: `Failed [svc:${OTHER_SERVICE_RUN} gh:${githubRun}/${attempt}]`,
+    });
+
+  it('another service run posted from this GitHub run and attempt (a matrix leg): error naming status-context, one warning', async () => {
+    seed('svc/pipeline', 'failure', GITHUB_RUN, '1');
+    seed('svc/pipeline/e2e', 'failure', GITHUB_RUN, '1');
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    for (const context of ['svc/pipeline', 'svc/pipeline/e2e']) {
+      expect(github.latest(head, context)?.state).toBe('error');
+      expect(words(github.latest(head, context))).toContain('set status-context per step');
+    }
+    expect(github.latest(head, 'svc/pipeline/build')?.state).toBe('success');
+    const said = warnings(run);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('Give each step its own `status-context`');
+    // Read back before posting: GitHub got the list first.
+    expect(github.requests[0]).toMatchObject({
+      method: 'GET',
+      path: expect.stringContaining(`/commits/${head}/statuses`),
+    });
+  });
+
+  it('two legs of one GitHub run at once: every shared context ends in error, whichever posts last', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 300 });
+    const [a, b] = await Promise.all([gate({}), gate({})]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    for (const context of ['svc/pipeline', 'svc/pipeline/build', 'svc/pipeline/e2e', 'svc/pipeline/report'])
+      expect(github.latest(head, context)?.state).toBe('error');
+  });
+
+  it('a later attempt of the same GitHub run replaces the old status: no collision, no warning', async () => {
+    seed('svc/pipeline', 'failure', GITHUB_RUN, '1');
+    const run = await gate({}, { env: { GITHUB_RUN_ATTEMPT: '2' } });
+    expect(run.exitCode).toBe(0);
+    expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
+    expect(warnings(run)).toEqual([]);
+  });
+
+  it('another workflow run on the same commit: replaced, with a warning naming both', async () => {
+    seed('svc/pipeline', 'failure', '555', '1');
+    const run = await gate({});
+    expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
+    expect(warnings(run)).toEqual([
+      expect.stringContaining(
+        `was also posted by GitHub run 555 (service run ${OTHER_SERVICE_RUN}); this step's (GitHub run ${GITHUB_RUN}, service run ${run.outputs['run-id']}) replaces it`,
+      ),
+    ]);
+  });
+
+  it('the sticky comment of run-workflow is keyed by its settings: two legs with other inputs keep two comments', async () => {
+    const leg = (platform: string) =>
+      gate({ 'commit-statuses': 'false', comment: 'true', inputs: `platform: ${platform}` });
+    await leg('ios');
+    await leg('android');
+    expect(github.comments).toHaveLength(2);
+    await leg('ios');
+    expect(github.comments).toHaveLength(2);
+    expect(github.requests.filter((request) => request.method === 'PATCH')).toHaveLength(1);
+  });
+});
+
+describe('4. never left pending; rate limits and unreachable told as such', () => {
+  it('a 502 from GitHub is retried and later changes are still posted: the run ends success, nothing pending', async () => {
+    github.nextStatusAnswers = [{ status: 502 }];
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    for (const [context, state] of Object.entries(github.states(head)))
+      expect([context, state]).toEqual([context, 'success']);
+    expect(Object.keys(github.states(head))).toHaveLength(4);
+    expect(warnings(run)).toEqual([]);
+    expect(run.stdout).toContain('Commit statuses: GitHub answered 502; trying again in');
+  });
+
+  it('a 403 with retry-after is a rate limit: waited out and retried, never reported as a missing permission', async () => {
+    github.nextStatusAnswers = [
+      { status: 403, headers: { 'retry-after': '1' }, message: 'You have exceeded a secondary rate limit.' },
+      { status: 429, headers: { 'retry-after': '1' } },
+    ];
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).not.toContain('statuses: write');
+    expect(run.stdout).toContain(
+      "Commit statuses: GitHub's rate limit (403) was reached; trying again in 1 s.",
+    );
+    expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
+    expect(warnings(run)).toEqual([]);
+  });
+
+  it('GitHub unreachable: told as unreachable (not "GitHub answered 500"), one warning naming the contexts left', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate(
+      {},
+      { env: { GITHUB_API_URL: `http://127.0.0.1:${port}` }, onSpawn: (child) => (step = child) },
+    );
+    // The step has read the run (its commit) at least twice.
+    await until(
+      () =>
+        apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')).length >= 2,
+    );
+    step!.kill('SIGINT');
+    const run = await pending;
+    expect(run.stdout).not.toContain('GitHub answered 500');
+    const said = warnings(run);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      `Commit statuses left unset on commit ${head}: \`svc/pipeline\` (never posted)`,
+    );
+    expect(said[0]).toContain(`GitHub's API at 127.0.0.1:${port} could not be reached (ECONNREFUSED)`);
+    expect(said[0]).toContain('A re-run of this job posts them again.');
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+});
+
+describe('5. bounded', () => {
+  it('100 jobs flapping between states on every read: at most one post per context per read, under the budget', async () => {
+    const jobs = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`job_${i}`, {}]));
+    const flap = world.repo.commit({ 'flap.yml': workflow('Flap', jobs) }, 'Flapping jobs', 'flap');
+    for (let i = 0; i < 100; i++) world.sim.setJobBehaviour(`job_${i}`, { durationMs: 1_500 });
+    let reads = 0;
+    mutateRunReads((run) => {
+      reads++;
+      if (run.status === 'success') return;
+      for (const job of run.jobs) job.status = reads % 2 ? 'new' : 'in-progress';
+    });
+    const run = await gate({ workflow: 'flap.yml', 'git-ref': 'flap' });
+    expect(run.exitCode).toBe(0);
+    expect(reads).toBeGreaterThan(10);
+    expect(statusPosts().length).toBeLessThanOrEqual(250);
+    // 61 contexts (the run and the first 60 jobs): a first post and a final one each at most; the
+    // flaps in between are the intermediate states that pacing leaves out within the first minute.
+    const perContext = new Map<string, number>();
+    for (const status of github.statuses)
+      perContext.set(status.context, (perContext.get(status.context) ?? 0) + 1);
+    expect(perContext.size).toBe(61);
+    expect(Math.max(...perContext.values())).toBeLessThanOrEqual(2);
+    const states = github.states(flap);
+    expect(Object.values(states).every((state) => state === 'success')).toBe(true);
+  });
+});
+
+describe('6. a dry run says nothing to GitHub; a dispatch is not a success', () => {
+  it('dry-run: true writes no comment and no status, and says so', async () => {
+    const run = await gate({ 'dry-run': 'true', comment: 'true' });
+    expect(run.exitCode).toBe(0);
+    expect(github.requests).toEqual([]);
+    expect(run.stdout).toContain('nothing was written to GitHub (no commit status, no pull request comment)');
+    expect(run.stdout).toContain('Dry run: no pull request comment was posted.');
+  });
+
+  it('wait: false: the comment says dispatched, not followed, with the run’s link; never ✅', async () => {
+    const run = await gate({ 'commit-statuses': 'false', comment: 'true', wait: 'false' });
+    expect(run.exitCode).toBe(0);
+    const body = github.comments.at(-1)?.body ?? '';
+    expect(body).toContain('🚀 dispatched, not followed');
+    expect(body).not.toContain('✅');
+    expect(body).toContain(run.outputs['run-url']);
+  });
+});
+
+describe('7. descriptions that are true', () => {
+  it('a `jobs` key the run does not have: the run’s context says so, not "the listed jobs ended first"', async () => {
+    const run = await gate({ jobs: 'build,e2e_typo' });
+    expect(run.exitCode).toBe(1);
+    const said = github.latest(head, 'svc/pipeline');
+    expect(said?.state).toBe('failure');
+    expect(words(said)).toBe('`jobs` names jobs the run does not have');
+    expect(github.statuses.map(words)).not.toContain('Not followed to its end: the listed jobs ended first');
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('a skipped job names a needed job only once that job has ended without success', async () => {
+    mutateRunReads((run) => {
+      const report = run.jobs.find((job) => job.key === 'report');
+      const e2e = run.jobs.find((job) => job.key === 'e2e');
+      if (report && e2e && e2e.status !== 'success') {
+        report.status = 'skipped';
+        report.requiredJobKeys = ['e2e'];
+      }
+    });
+    world.sim.setJobBehaviour('e2e', { durationMs: 400 });
+    const run = await gate({ jobs: 'report' });
+    const said = github.statuses.filter((status) => status.context === 'svc/pipeline/report').map(words);
+    expect(said[0]).toBe('Skipped');
+    expect(said).not.toContain('Skipped: needed job e2e did not succeed');
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it('a canceled run: the comment says canceled, not "the step failed"', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    const pending = gate({ comment: 'true' });
+    const running = await until(() =>
+      world.sim.runs().find((run) => run.jobs.find((job) => job.key === 'e2e')?.status === 'in-progress'),
+    );
+    world.sim.cancelRun(running.id);
+    const run = await pending;
+    expect(run.outputs.outcome).toBe('canceled');
+    const body = github.comments.at(-1)?.body ?? '';
+    expect(body).toContain('⏹️ the run was canceled');
+    expect(body).not.toContain('the step failed');
+    expect(body).not.toContain('Why it failed');
+  });
+});
