@@ -5,7 +5,7 @@
  * measured in the same run. It exits 1 when a budget is missed or a measurement could not be made,
  * so a missed budget is never read past. Each figure is measured by a module of
  * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, huge-answer, huge-run,
- * cli), in that order.
+ * status-posts, cli), in that order.
  *
  *   npm run bench                 # about a minute
  *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
@@ -22,6 +22,7 @@ import { readiness } from './readiness.js';
 import { requests } from './requests.js';
 import { sizes } from './size.js';
 import { startup } from './startup.js';
+import { statusPosts } from './status-posts.js';
 import { print } from './table.js';
 import { createWorld } from './world.js';
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     await earlyStart(world);
     await hugeAnswer(world);
     await hugeRun(world);
+    await statusPosts(world);
     cli(ours);
   } finally {
     await world.sim.close();

@@ -1,0 +1,98 @@
+/**
+ * 9. Commit statuses posted for a run of 100 jobs (`commit-statuses: true`), through the real bundle
+ * against the tests' fake GitHub: an ordinary run (every job queued, then running, then successful)
+ * and one whose jobs flap between `new` and `in-progress` on every read. Counts, not times: the
+ * budget is the step's own (POST_BUDGET, well under GitHub's 500 content-creating requests an hour),
+ * and the first read must stay under GitHub's about 80 a minute.
+ */
+import { runAction } from '../../__tests__/harness/runner/step.js';
+import { FakeGitHub } from '../../__tests__/harness/fake-github.js';
+import { POST_BUDGET } from '../../src/github/statuses.js';
+import { row } from './table.js';
+import { check, type World } from './world.js';
+
+const JOBS = 100;
+const READS = 40;
+const COMMIT = 'c0ffee'.padEnd(40, '1');
+
+/** Each read's answer: the run and its jobs in the states `jobStatus` gives for read `n`. */
+function scripted(jobStatus: (n: number) => string): (json: unknown) => unknown {
+  let reads = 0;
+  return (json) => {
+    const envelope = json as { data?: Record<string, unknown> };
+    if (!envelope.data) return json;
+    reads++;
+    const done = reads > READS;
+    const jobs = Array.from({ length: JOBS }, (_, i) => ({
+      id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      key: `job_${i}`,
+      status: done ? 'success' : jobStatus(reads),
+    }));
+    return {
+      data: { ...envelope.data, gitCommitHash: COMMIT, status: done ? 'success' : 'in-progress', jobs },
+    };
+  };
+}
+
+/** The statuses GitHub received, and how many the step's first batch posted (its own log line). */
+async function posts(
+  world: World,
+  github: FakeGitHub,
+  jobStatus: (n: number) => string,
+): Promise<{ total: number; first: number }> {
+  github.statuses.length = 0;
+  world.sim.setJobBehaviour('only', { durationMs: 60_000 });
+  world.sim.injectFault({
+    method: 'GET',
+    path: '/v2/workflows/runs/',
+    times: READS + 10,
+    kind: 'mutate',
+    mutate: scripted(jobStatus),
+  });
+  const run = await runAction({
+    inputs: {
+      command: 'run-workflow',
+      ...world.api,
+      workflow: 'bench.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      'commit-statuses': 'true',
+      'github-token': 'ghs_benchToken0123456789',
+    },
+    env: {
+      GITHUB_API_URL: github.url,
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_SHA: COMMIT,
+      GITHUB_RUN_ID: '1',
+      GITHUB_RUN_ATTEMPT: '1',
+    },
+  });
+  world.sim.clearFaults();
+  world.sim.cancelRun(run.outputs['run-id']);
+  check(run, 'status posts');
+  const first = /Commit statuses: posted (\d+) on commit/.exec(run.stdout);
+  return { total: github.statuses.length, first: first ? Number(first[1]) : NaN };
+}
+
+export async function statusPosts(world: World): Promise<void> {
+  const github = new FakeGitHub();
+  await github.start();
+  try {
+    const ordinary = await posts(world, github, (n) => (n <= 3 ? 'new' : 'in-progress'));
+    row(
+      `commit statuses, ordinary run of ${JOBS} jobs: posts in all; at its first read`,
+      `${ordinary.total}; ${ordinary.first}`,
+      `≤ ${POST_BUDGET}; ≤ 60 (GitHub: about 80 a minute)`,
+      ordinary.total <= POST_BUDGET && ordinary.first <= 60,
+    );
+    const flapping = await posts(world, github, (n) => (n % 2 ? 'new' : 'in-progress'));
+    row(
+      `commit statuses, ${JOBS} jobs flapping on each of ${READS} reads: posts in all`,
+      String(flapping.total),
+      `≤ ${POST_BUDGET}`,
+      flapping.total <= POST_BUDGET,
+    );
+  } finally {
+    await github.close();
+  }
+}
