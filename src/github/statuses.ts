@@ -83,6 +83,7 @@ export class CommitStatuses {
   private readonly warnedRuns = new Set<string>();
   private saidShared = false;
   private budgetSkipped = false;
+  private batchWaiting = false;
 
   constructor(
     private readonly io: ActionIO,
@@ -121,9 +122,17 @@ export class CommitStatuses {
     return [...this.posted].map(([context, status]) => ({ context, ...status }));
   }
 
-  /** Posts what changed since the last batch (queued behind a batch in flight). */
+  /**
+   * Posts what changed since the last batch, behind a batch in flight; a batch already waiting
+   * takes every later change too, so reads faster than GitHub answers do not pile batches up.
+   */
   flush(): Promise<void> {
-    this.queue = this.queue.then(() => this.postBatch());
+    if (this.batchWaiting) return this.queue;
+    this.batchWaiting = true;
+    this.queue = this.queue.then(() => {
+      this.batchWaiting = false;
+      return this.postBatch();
+    });
     return this.queue;
   }
 
