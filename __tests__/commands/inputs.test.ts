@@ -83,7 +83,7 @@ describe('the `command` input of the root action', () => {
       throw new Error('accepted');
     };
     const allowed =
-      'allowed: run-workflow, wait-for-run, start-device-session, wait-for-device-session, stop-device-session, verify-webhook.';
+      'allowed: run-workflow, wait-for-run, start-device-session, wait-for-device-session, stop-device-session, verify-webhook, sync-statuses.';
     expect(problem('')).toBe(`Invalid input: \`command\` is required; ${allowed}`);
     expect(problem('deploy')).toBe(`Invalid input: \`command\` is \`deploy\`; ${allowed}`);
     expect(problem('Run-Workflow')).toBe(

@@ -273,6 +273,7 @@ describe('the READMEs', () => {
       'run-workflow',
       'start-device-session',
       'stop-device-session',
+      'sync-statuses',
       'verify-webhook',
       'wait-for-device-session',
       'wait-for-run',

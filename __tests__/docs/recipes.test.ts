@@ -6,9 +6,9 @@
  * recipe. A block the table below does not name fails the suite: a new recipe must be run to land.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { findBlocks, findRecipes, type Recipe } from '../harness/recipes.js';
+import { findBlocks, findRecipe, findRecipes, type Recipe } from '../harness/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
-import { createWorld, stopLeftSessions, type World } from '../harness/world.js';
+import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
 import { FakeGitHub } from '../harness/fake-github.js';
 import {
   deliveriesOf,
@@ -196,6 +196,69 @@ const RECIPES: Record<string, Expectation[]> = {
       },
     },
   ],
+  'sync-statuses/README.md › PR gate that holds no runner': [
+    {
+      noops: [],
+      check: (result, world) => {
+        expect(result.jobs.dispatch.result).toBe('success');
+        expect(result.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
+        const left = github.statuses.filter((status) => status.context.startsWith('svc/e2e'));
+        expect(left.length).toBeGreaterThan(0);
+        for (const status of left) {
+          expect(status.sha).toBe(world.repo.headSha);
+          expect(status.state).toBe('pending');
+          expect(status.description).toContain('sync-statuses settles it');
+        }
+      },
+    },
+  ],
+  'sync-statuses/README.md › Settle svc commit statuses': [
+    {
+      // A gate that left its statuses pending, then the sync on each of its three triggers.
+      noops: [],
+      check: () => undefined,
+      scenario: async (run) => {
+        const head = world.repo.headSha;
+        github.pulls = [{ number: 7, head: { sha: head } }];
+        const gate = findRecipe('sync-statuses/README.md', 'PR gate that holds no runner')!;
+        const leaveStatuses = async (): Promise<void> => {
+          github.statuses.length = 0;
+          const left = await runWorkflow(gate.text, {
+            secrets: { SVC_TOKEN: world.token },
+            vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
+            github: pullRequestContext() as Record<string, never>,
+            workspace,
+          });
+          const runId = left.jobs.dispatch.steps[0].outputs['run-id'];
+          await until(() => world.sim.runs().find((r) => r.id === runId && r.status === 'success'));
+        };
+        const on = { repository: 'acme/app', api_url: github.url };
+        const settled = () =>
+          Object.fromEntries(
+            github.statuses.filter((status) => status.sha === head).map((s) => [s.context, s.state]),
+          );
+
+        await leaveStatuses();
+        const scheduled = await run({ ...on, event_name: 'schedule', event: {} });
+        expect(scheduled.jobs.sync.result).toBe('success');
+        expect(scheduled.jobs.sync.steps[0].outcome).toBe('skipped');
+        expect(Number(scheduled.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
+        expect(Object.values(settled()).every((state) => state === 'success')).toBe(true);
+        // By hand, after the schedule: nothing left to settle.
+        const byHand = await run({ ...on, event_name: 'workflow_dispatch', event: {} });
+        expect(byHand.jobs.sync.steps[1].outputs).toMatchObject({ settled: '0', pending: '0', refused: '0' });
+
+        // The relay's repository_dispatch of a build delivery: that build's commit, at once.
+        await leaveStatuses();
+        const relayed = await run({ ...on, ...relayEvent(deliveries.finished) });
+        expect(relayed.jobs.sync.steps[0].outputs.commit).toBe(head);
+        expect(Number(relayed.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
+        expect(Object.values(settled()).every((state) => state === 'success')).toBe(true);
+        // The sync read the one commit it was given, not the pull requests.
+        expect(relayed.jobs.sync.steps[1].log).not.toContain('Open pull requests');
+      },
+    },
+  ],
   'wait-for-device-session/README.md › iOS end-to-end, device started early': [
     {
       noops: [CHECKOUT, SETUP_NODE],
@@ -287,6 +350,18 @@ afterAll(async () => {
   await github.close();
 });
 
+/** The github context of a recipe run as a pull request's. */
+function pullRequestContext(): Record<string, never> {
+  return {
+    event_name: 'pull_request',
+    sha: world.repo.headSha,
+    repository: 'acme/app',
+    api_url: github.url,
+    ref: 'refs/pull/7/merge',
+    event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
+  } as unknown as Record<string, never>;
+}
+
 describe('the README recipes', () => {
   test('every workflow or job block of the READMEs is a recipe this file runs', () => {
     const blocks = findBlocks();
@@ -325,14 +400,7 @@ describe('the README recipes', () => {
       const result = await runWorkflow(recipe.text, {
         secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
         vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-        github: {
-          event_name: 'pull_request',
-          sha: world.repo.headSha,
-          repository: 'acme/app',
-          api_url: github.url,
-          ref: 'refs/pull/7/merge',
-          event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
-        },
+        github: pullRequestContext(),
         noops: expectation.noops,
         workspace,
         log: (line) => lines.push(line),

@@ -19,18 +19,23 @@ import { renderLog, runAction, ROOT, type ActionRun } from '../harness/runner/st
 import { createWorld, until, type World } from '../harness/world.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
+import { FakeGitHub } from '../harness/fake-github.js';
 
 const DIR = join(ROOT, 'docs', 'examples');
 const UPDATE = process.env.UPDATE_EXAMPLES === '1';
 const FAST = { 'poll-interval-seconds': '0.05' };
 
 let world: World;
+/** GitHub for the commands that talk to it (sync-statuses and the statuses it settles). */
+const github = new FakeGitHub();
 beforeAll(async () => {
   world = await createWorld({ 'e2e.yml': WORKFLOW }, { readinessDelayMs: 300, defaultJobDurationMs: 400 });
+  await github.start();
 });
 afterAll(async () => {
   expect(world.sim.activeSessions()).toEqual([]);
   await world.sim.close();
+  await github.close();
 });
 beforeEach(() => world.sim.reset());
 
@@ -49,6 +54,8 @@ interface Example {
   arrange?: (world: World) => void;
   /** What the step works on, made by an earlier step (a run, a session, a delivery): more inputs. */
   prepare?: (world: World) => Promise<Record<string, string>>;
+  /** The step's environment beyond the runner's defaults (GitHub's side). */
+  env?: () => Record<string, string>;
   /** Acts on the running step (a signal, a cancel) once `ready` holds. */
   interrupt?: { ready: (world: World) => boolean; act: (child: ChildProcess, world: World) => void };
   exitCode: number;
@@ -194,7 +201,50 @@ const EXAMPLES: Example[] = [
     prepare: delivered,
     exitCode: 0,
   },
+  {
+    file: 'sync-statuses-settled.md',
+    title: 'sync-statuses: the statuses a `wait: false` gate left pending are settled once its run has ended',
+    entry: 'sync-statuses',
+    inputs: {},
+    env: () => githubEnv('schedule'),
+    prepare: async (w) => {
+      github.statuses.length = 0;
+      github.pulls = [{ number: 7, head: { sha: w.repo.headSha } }];
+      const left = await runAction({
+        entry: 'run-workflow',
+        inputs: {
+          ...w.api,
+          workflow: 'e2e.yml',
+          wait: 'false',
+          'commit-statuses': 'true',
+          'github-token': 'ghs_example0123456789',
+        },
+        env: githubEnv('pull_request'),
+      });
+      const runId = left.outputs['run-id'];
+      await until(() => w.sim.runs().find((each) => each.id === runId && each.status === 'success'));
+      return { 'github-token': '${{ github.token }}', __githubToken: 'ghs_example0123456789' };
+    },
+    exitCode: 0,
+  },
 ];
+
+/** A pull request's event file, and GitHub's API at the fake, for the commands that post statuses. */
+function githubEnv(event: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-example-event-'));
+  writeFileSync(
+    join(dir, 'event.json'),
+    JSON.stringify({ pull_request: { number: 7, head: { sha: world.repo.headSha } } }),
+  );
+  return {
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+  };
+}
 
 /** A run of e2e.yml dispatched by an earlier run-workflow step with `wait: false`: its id. */
 async function dispatched(w: World): Promise<string> {
@@ -250,14 +300,31 @@ async function delivered(w: World): Promise<Record<string, string>> {
 
 async function show(example: Example): Promise<{ result: ActionRun; text: string }> {
   example.arrange?.(world);
-  const { __secret: secret, ...prepared } = (await example.prepare?.(world)) ?? {};
+  const {
+    __secret: secret,
+    __githubToken: githubToken,
+    ...prepared
+  } = (await example.prepare?.(world)) ?? {};
   const shown = { ...example.inputs, ...prepared };
   // The example shows the secret as a workflow writes it; the step gets its value.
-  const given = secret ? { ...shown, 'webhook-secret': secret } : shown;
+  const given = {
+    ...shown,
+    ...(secret ? { 'webhook-secret': secret } : {}),
+    ...(githubToken ? { 'github-token': githubToken } : {}),
+  };
+  // The service's settings a command reads: verify-webhook none, sync-statuses no project.
+  const { 'app-id': appId, ...service } = world.api;
+  const api =
+    example.entry === 'verify-webhook'
+      ? {}
+      : example.entry === 'sync-statuses'
+        ? service
+        : { ...service, 'app-id': appId };
   let child: ChildProcess | undefined;
   const running = runAction({
     entry: example.entry,
-    inputs: { ...(example.entry === 'verify-webhook' ? {} : world.api), ...given },
+    inputs: { ...api, ...given },
+    env: example.env?.(),
     onSpawn: (spawned) => (child = spawned),
   });
   if (example.interrupt) {

@@ -23,6 +23,8 @@ export interface PostedStatus {
   state: string;
   description?: string;
   target_url?: string;
+  /** Who posted it: the viewer at the time (a test may seed another account's). */
+  creator?: { login: string };
 }
 
 /** A repository_dispatch event as GitHub accepted it (`POST /repos/:owner/:repo/dispatches`). */
@@ -52,6 +54,8 @@ export class FakeGitHub {
   failStatusesWith: number | undefined;
   /** Answers for the next status posts, in order, before any is accepted (a 502, a rate limit). */
   nextStatusAnswers: Array<{ status: number; headers?: Record<string, string>; message?: string }> = [];
+  /** The open pull requests (`GET /repos/:owner/:repo/pulls?state=open`): number and head commit. */
+  pulls: Array<{ number: number; head: { sha: string } }> = [];
   /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
   viewer: Comment['user'] = BOT;
   requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
@@ -88,7 +92,14 @@ export class FakeGitHub {
             return res.end(JSON.stringify({ message: answer.message ?? 'Bad Gateway' }));
           }
           const { context = 'default', state = '', description, target_url } = body ?? {};
-          this.statuses.push({ sha: status[1], context, state, description, target_url });
+          this.statuses.push({
+            sha: status[1],
+            context,
+            state,
+            description,
+            target_url,
+            creator: { login: this.viewer.login },
+          });
           return send(201, { id: this.statuses.length, context, state });
         }
         const listed = /^\/repos\/acme\/app\/commits\/([0-9a-f]+)\/statuses(?:\?(.*))?$/.exec(path);
@@ -101,7 +112,11 @@ export class FakeGitHub {
           const all = this.statuses
             .filter((posted) => posted.sha === listed[1])
             .reverse()
-            .map((posted, i) => ({ id: i + 1, ...posted, creator: this.viewer }));
+            .map((posted) => ({
+              id: this.statuses.indexOf(posted) + 1,
+              ...posted,
+              creator: posted.creator ?? { login: this.viewer.login },
+            }));
           const slice = all.slice((page - 1) * perPage, page * perPage);
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (page * perPage < all.length)
@@ -109,6 +124,8 @@ export class FakeGitHub {
           res.writeHead(200, headers);
           return res.end(JSON.stringify(slice));
         }
+        if (/^\/repos\/acme\/app\/pulls(\?.*)?$/.test(path) && req.method === 'GET')
+          return send(200, this.pulls);
         if (path === '/repos/acme/app/dispatches' && req.method === 'POST') {
           if (this.failNextDispatches > 0) {
             this.failNextDispatches--;

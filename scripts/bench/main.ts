@@ -5,10 +5,11 @@
  * measured in the same run. It exits 1 when a budget is missed or a measurement could not be made,
  * so a missed budget is never read past. Each figure is measured by a module of
  * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, huge-answer, huge-run,
- * status-posts, cli), in that order.
+ * status-posts, gate-cost, cli), in that order.
  *
  *   npm run bench                 # about a minute
  *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
+ *   npm run bench -- --job-duration-ms 1500 --represents-minutes 30   # the gate-cost model's run
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -23,6 +24,7 @@ import { requests } from './requests.js';
 import { sizes } from './size.js';
 import { startup } from './startup.js';
 import { statusPosts } from './status-posts.js';
+import { gateCost } from './gate-cost.js';
 import { print } from './table.js';
 import { createWorld } from './world.js';
 
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     await hugeAnswer(world);
     await hugeRun(world);
     await statusPosts(world);
+    await gateCost();
     cli(ours);
   } finally {
     await world.sim.close();

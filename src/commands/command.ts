@@ -37,8 +37,11 @@ export interface CommandDefinition<T extends InputTable> {
   post?: boolean;
   /** Outputs set when the step fails before the command runs (invalid inputs): set on every path. */
   failureOutputs?: Record<string, string>;
-  /** Rules across inputs; they see what could be read, so every problem is listed at once. */
-  rules?(values: Partial<Values<T>>): string[];
+  /**
+   * Rules across inputs (and the event, from `source`); they see what could be read, so every
+   * problem is listed at once.
+   */
+  rules?(values: Partial<Values<T>>, source: InputSource): string[];
   /**
    * What the pull-request comment is about, for commands with a `comment` input: the key of its
    * sticky comment (`kind` and `subject`) and what its heading names. `source`
@@ -81,7 +84,7 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
     failureOutputs,
     read(source) {
       const read = readTable(inputs, source);
-      const problems = [...read.problems, ...(definition.rules?.(read.values) ?? [])];
+      const problems = [...read.problems, ...(definition.rules?.(read.values, source) ?? [])];
       if (problems.length > 0) throw new InputError(problems);
       // No problems: every required and defaulted input was read (readTable's contract).
       const values = read.values as Values<T>;

@@ -16,6 +16,7 @@ import { startDeviceSession } from './start-device-session.js';
 import { waitForDeviceSession } from './wait-for-device-session.js';
 import { stopDeviceSession } from './stop-device-session.js';
 import { verifyWebhook } from './verify-webhook.js';
+import { syncStatusesCommand } from './sync-statuses.js';
 
 export const COMMANDS = {
   'run-workflow': runWorkflow,
@@ -24,6 +25,7 @@ export const COMMANDS = {
   'wait-for-device-session': waitForDeviceSession,
   'stop-device-session': stopDeviceSession,
   'verify-webhook': verifyWebhook,
+  'sync-statuses': syncStatusesCommand,
 } satisfies Record<string, Command>;
 
 export type CommandName = keyof typeof COMMANDS;

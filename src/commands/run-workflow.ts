@@ -4,9 +4,16 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
-import { eventCommit, pullRequestEvent, sameRepository } from '../github/event.js';
-import { followRun } from '../runs/follow.js';
-import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
+import { eventCommit, isPullRequestEvent, pullRequestEvent, sameRepository } from '../github/event.js';
+import { followRun, setRunOutputs } from '../runs/follow.js';
+import { readRun } from '../runs/reading.js';
+import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import {
+  SETTLE_AFTER_VERDICT_MS,
+  startStatuses,
+  statusPrefix,
+  statusRules,
+} from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
 import { checkBeforeDispatch } from '../runs/dispatch-check.js';
@@ -64,16 +71,19 @@ export const runWorkflow = defineCommand({
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
   failureOutputs: RUN_FAILURE_OUTPUTS,
-  rules: (values) => [
+  rules: (values, source) => [
     ...(values.wait === false && values.jobs
       ? ['`jobs` has no effect with `wait: false`; remove one of them.']
       : []),
     ...(values.wait === false && values['on-action-required'] === 'fail'
       ? ['`on-action-required: fail` has no effect with `wait: false`; remove one of them.']
       : []),
-    ...(values.wait === false && values['commit-statuses']
+    // sync-statuses settles what a `wait: false` dispatch leaves pending on pull requests' heads only.
+    ...(values.wait === false &&
+    values['commit-statuses'] &&
+    !isPullRequestEvent(source.env.GITHUB_EVENT_NAME)
       ? [
-          '`commit-statuses: true` needs the run followed to its end (a status left pending for ever blocks a pull request); remove `wait: false` or `commit-statuses`.',
+          '`commit-statuses: true` with `wait: false` needs a `pull_request` or `pull_request_target` event: sync-statuses settles the statuses it leaves pending on the heads of open pull requests. Remove `wait: false` (follow the run to its end) or `commit-statuses`.',
         ]
       : []),
     ...statusRules(values),
@@ -138,8 +148,16 @@ export const runWorkflow = defineCommand({
 
       if (!values.wait) {
         io.setOutput('status', 'new');
+        // With statuses: one read shows the run's commit; its statuses are left for sync-statuses.
+        const read = statuses ? await client.getWorkflowRun(dispatched.id, { deadline, signal }) : undefined;
+        if (read && statuses) {
+          const reading = readRun(read, { onActionRequired: 'wait' });
+          setRunOutputs(io, reading);
+          await statuses.leave(reading, signal.aborted ? STOP_ON_CANCEL_MS : SETTLE_AFTER_VERDICT_MS);
+        }
         io.info(
-          `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}.`,
+          `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}` +
+            (statuses ? '; sync-statuses settles its commit statuses.' : '.'),
         );
         await io.appendSummary(
           renderRunSummary(
@@ -151,7 +169,7 @@ export const runWorkflow = defineCommand({
               gitRef: values['git-ref'],
             },
             io.redact,
-          ),
+          ) + (statuses?.summary() ?? ''),
         );
         return 'dispatched';
       }

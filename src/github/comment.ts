@@ -17,7 +17,7 @@ import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from './io.js';
 import { oneLine } from '../text/plain.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
-import { gitHubApi, type Octokit } from './github-api.js';
+import { gitHubApi, tokenLogin } from './github-api.js';
 import { USER_AGENT } from './service-client.js';
 import { renderComment, type CommentReport } from './comment-body.js';
 
@@ -35,26 +35,6 @@ export function recordingOutputs(io: ActionIO, outputs: Record<string, string>):
       io.setOutput(name, value);
     },
   };
-}
-
-/**
- * The login of the token's own account, from GraphQL's `viewer`: it answers for every kind of token,
- * a personal one (`octocat`) and an installation token such as GITHUB_TOKEN (`github-actions[bot]`),
- * whereas REST `GET /user` refuses installation tokens. Undefined when it cannot be told.
- */
-async function tokenLogin(
-  octokit: Octokit,
-  request: () => { signal: AbortSignal },
-): Promise<string | undefined> {
-  try {
-    const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }', {
-      request: request(),
-    });
-    const login = answer.viewer?.login;
-    return typeof login === 'string' && login ? login : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -66,3 +66,23 @@ function fetchThrough(client: HttpClient): typeof fetch {
     return new Response(empty ? null : text, { status, headers: responseHeaders });
   };
 }
+
+/**
+ * The login of the token's own account, from GraphQL's `viewer`: it answers for every kind of token,
+ * a personal one (`octocat`) and an installation token such as GITHUB_TOKEN (`github-actions[bot]`),
+ * whereas REST `GET /user` refuses installation tokens. Undefined when it cannot be told.
+ */
+export async function tokenLogin(
+  octokit: Octokit,
+  request: () => { signal: AbortSignal },
+): Promise<string | undefined> {
+  try {
+    const answer = await octokit.graphql<{ viewer?: { login?: unknown } }>('query { viewer { login } }', {
+      request: request(),
+    });
+    const login = answer.viewer?.login;
+    return typeof login === 'string' && login ? login : undefined;
+  } catch {
+    return undefined;
+  }
+}

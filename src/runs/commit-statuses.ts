@@ -47,6 +47,9 @@ export function statusRules(values: { 'commit-statuses'?: boolean; 'github-token
   ];
 }
 
+/** What a status left pending by a `wait: false` dispatch says after its own words. */
+export const LEFT_FOR_SYNC = '; sync-statuses settles it';
+
 /** How long the statuses may still be posted after the verdict (retries, a rate limit). */
 export const SETTLE_AFTER_VERDICT_MS = 60_000;
 
@@ -106,6 +109,18 @@ export class RunStatuses {
     await this.statuses.dispose();
   }
 
+  /**
+   * `wait: false`: one reading's states are posted and left for `sync-statuses`, whose words they
+   * carry: the run's context pending, and no `success` from a step that gives no verdict.
+   */
+  async leave(reading: Reading, withinMs: number): Promise<void> {
+    if (this.apply(reading, LEFT_FOR_SYNC) && this.statuses.commit)
+      this.statuses.set(this.prefix, 'pending', `Dispatched${LEFT_FOR_SYNC}`, true);
+    else this.sayNoCommit(reading);
+    await this.statuses.settle(withinMs);
+    await this.statuses.dispose();
+  }
+
   /** The job summary's section: the commit, then each context with its state and icon. */
   summary(): string {
     const posted = this.statuses.postedStatuses();
@@ -114,8 +129,8 @@ export class RunStatuses {
     return `\n**Commit statuses** on commit ${markdownCode(this.statuses.commit ?? '', 64)}\n\n${rows.join('\n')}\n`;
   }
 
-  /** Sets what `reading` says; false when it may set nothing. */
-  private apply(reading: Reading): boolean {
+  /** Sets what `reading` says (`left`: pending states left for sync-statuses); false when it may set nothing. */
+  private apply(reading: Reading, left?: string): boolean {
     if (this.abandoned || reading.binding !== 'yes') return false;
     if (!reading.commit) {
       this.sayNoCommit(reading);
@@ -131,7 +146,7 @@ export class RunStatuses {
     const byKey = new Map(reading.run.jobs.map((job) => [job.key, job]));
     const seen = new Map<string, string>();
     for (const job of reading.followed) {
-      const context = this.jobContext(job.key);
+      const context = jobContext(this.prefix, job.key);
       const other = seen.get(context);
       if (other !== undefined && !this.ambiguous.has(context))
         this.ambiguous.set(
@@ -142,7 +157,12 @@ export class RunStatuses {
       if (!this.hasStatus(context, job.key, reading.followed.length)) continue;
       const ambiguous = this.ambiguous.get(context);
       if (ambiguous) this.statuses.set(context, 'error', `Ambiguous: ${ambiguous}`);
-      else this.statuses.set(context, ...jobState(job, byKey));
+      else {
+        const [state, words] = jobState(job, byKey);
+        if (left && (state === 'pending' || state === 'success'))
+          this.statuses.set(context, 'pending', `${words}${left}`);
+        else this.statuses.set(context, state, words);
+      }
     }
     return true;
   }
@@ -186,20 +206,20 @@ export class RunStatuses {
         'Use `jobs` to choose the jobs a ruleset requires.',
     );
   }
+}
 
-  /**
-   * `<prefix>/<key>`: a key of letters, digits, `_`, `.` and `-` as it is; any other key (the
-   * workflow file's author chose it) with those characters only, then `~` and a hash of the key.
-   * A plain key has no `~`, so only two hashed keys can meet: `apply` finds them (and a key listed
-   * twice) and sets that context to `error`, never letting the last job listed decide.
-   */
-  private jobContext(key: string): string {
-    const plain = key.replace(/[^\w.-]/g, '-');
-    const room = MAX_CONTEXT - this.prefix.length - 1;
-    if (plain === key && key.length <= room) return `${this.prefix}/${key}`;
-    const hash = createHash('sha256').update(key).digest('hex').slice(0, HASH_DIGITS);
-    return `${this.prefix}/${plain.slice(0, Math.max(1, room - HASH_DIGITS - 1))}~${hash}`;
-  }
+/**
+ * `<prefix>/<key>`: a key of letters, digits, `_`, `.` and `-` as it is; any other key (the
+ * workflow file's author chose it) with those characters only, then `~` and a hash of the key.
+ * A plain key has no `~`, so only two hashed keys can meet: RunStatuses finds them (and a key
+ * listed twice) and sets that context to `error`, never letting the last job listed decide.
+ */
+export function jobContext(prefix: string, key: string): string {
+  const plain = key.replace(/[^\w.-]/g, '-');
+  const room = MAX_CONTEXT - prefix.length - 1;
+  if (plain === key && key.length <= room) return `${prefix}/${key}`;
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, HASH_DIGITS);
+  return `${prefix}/${plain.slice(0, Math.max(1, room - HASH_DIGITS - 1))}~${hash}`;
 }
 
 /** How the gate stopped following, for the job contexts it leaves pending. */
@@ -245,7 +265,7 @@ function verdictState(
 }
 
 /** Each status of a run or a job the spec lists, as a commit status and its words. */
-const STATES: Record<string, [StatusState, string]> = {
+export const STATES: Record<string, [StatusState, string]> = {
   new: ['pending', 'Queued'],
   'in-progress': ['pending', 'Running'],
   'action-required': ['pending', 'Waiting for approval'],
@@ -254,9 +274,12 @@ const STATES: Record<string, [StatusState, string]> = {
   failure: ['failure', 'Failed'],
   canceled: ['error', 'Canceled'],
 };
-const UNKNOWN: [StatusState, string] = ['pending', 'In a status this action does not know; still followed'];
+export const UNKNOWN: [StatusState, string] = [
+  'pending',
+  'In a status this action does not know; still followed',
+];
 
-function jobState(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob>): [StatusState, string] {
+export function jobState(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob>): [StatusState, string] {
   if (job.status !== 'skipped') return STATES[job.status] ?? UNKNOWN;
   // The spec's skipped: a job it needs did not succeed. Named (by key, a workflow file's word) only
   // once that job has ended without success; a job still running is no reason yet.

@@ -154,7 +154,8 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
 }
 
-function setRunOutputs(io: ActionIO, reading: Reading): void {
+/** The outputs of a run as `reading` shows it. */
+export function setRunOutputs(io: ActionIO, reading: Reading): void {
   const { run } = reading;
   io.setOutput('status', run.status);
   io.setOutput('git-commit-hash', run.gitCommitHash ?? '');

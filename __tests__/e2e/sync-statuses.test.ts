@@ -1,0 +1,279 @@
+/**
+ * A gate that holds no runner (issue 34), through the built bundles against a fake GitHub that
+ * lists pull requests and their statuses: `run-workflow` with `wait: false` and `commit-statuses`
+ * leaves pending statuses on the run's commit and exits; `sync-statuses` settles them later by one
+ * read of each run, trusting nothing it did not write (another account, a link that is not the
+ * run, a run the token cannot read, a run of another commit), acting on the latest status of each
+ * context only, and ending alike when two syncs run at once.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStep, type ActionRun } from '../harness/runner/step.js';
+import { apiRequests, createWorld, until, type World } from '../harness/world.js';
+import { workflow } from '../harness/workflows.js';
+import { FakeGitHub, type PostedStatus } from '../harness/fake-github.js';
+
+const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
+const TOKEN = 'ghs_syncToken0123456789';
+
+let world: World;
+let github: FakeGitHub;
+let dir: string;
+let head: string;
+let other: string;
+beforeAll(async () => {
+  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  head = world.repo.headSha;
+  other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
+  github = new FakeGitHub();
+  await github.start();
+  dir = mkdtempSync(join(tmpdir(), 'sync-statuses-'));
+  writeFileSync(
+    join(dir, 'event.json'),
+    JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
+  );
+});
+afterAll(async () => {
+  await world.sim.close();
+  await github.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  world.sim.reset();
+  github.statuses.length = 0;
+  github.requests.length = 0;
+  github.pulls = [{ number: 7, head: { sha: head } }];
+});
+
+const env = (event = 'pull_request'): Record<string, string> => ({
+  GITHUB_API_URL: github.url,
+  GITHUB_REPOSITORY: 'acme/app',
+  GITHUB_EVENT_NAME: event,
+  GITHUB_EVENT_PATH: join(dir, 'event.json'),
+  GITHUB_RUN_ID: '901',
+  GITHUB_RUN_ATTEMPT: '1',
+});
+
+/** The gate that leaves: dispatch, one read, pending statuses, exit. */
+function dispatchAndLeave(inputs: Record<string, string> = {}, event = 'pull_request'): Promise<ActionRun> {
+  return runStep('run-workflow', {
+    inputs: {
+      ...world.api,
+      workflow: 'pipeline.yml',
+      wait: 'false',
+      'commit-statuses': 'true',
+      'github-token': TOKEN,
+      ...inputs,
+    },
+    env: env(event),
+  });
+}
+
+function sync(inputs: Record<string, string> = {}): Promise<ActionRun> {
+  return runStep('sync-statuses', {
+    inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': TOKEN, ...inputs },
+    env: { ...env('schedule'), GITHUB_RUN_ID: '902' },
+  });
+}
+
+const words = (status: PostedStatus | undefined) =>
+  (status?.description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
+const posts = () =>
+  github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
+const runEnded = (runId: string) =>
+  until(() =>
+    world.sim
+      .runs()
+      .find((run) => run.id === runId && ['success', 'failure', 'canceled'].includes(run.status)),
+  );
+
+describe('run-workflow, wait: false, commit-statuses: true', () => {
+  it('reads the run once, posts pending on its commit with the run id and link, and exits', async () => {
+    world.sim.setJobBehaviour('build', { durationMs: 60_000 });
+    const run = await dispatchAndLeave();
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.outcome).toBe('dispatched');
+    const runId = run.outputs['run-id'];
+    // One dispatch and one read of the run, nothing more.
+    expect(
+      apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')),
+    ).toHaveLength(1);
+    const latest = github.latest(head, 'svc/pipeline');
+    expect(latest).toMatchObject({ state: 'pending', target_url: run.outputs['run-url'] });
+    expect(latest?.description).toBe(`Dispatched; sync-statuses settles it [svc:${runId} gh:901/1]`);
+    for (const status of github.statuses) {
+      expect(status.state).toBe('pending');
+      expect(status.description).toContain('sync-statuses settles it');
+    }
+    expect(run.stdout).toContain('sync-statuses settles its commit statuses');
+    world.sim.cancelRun(runId);
+  });
+
+  it('outside a pull-request event, and with jobs or on-action-required: fail, is refused before any request', async () => {
+    const push = await dispatchAndLeave({}, 'push');
+    expect(push.exitCode).toBe(1);
+    expect(push.stdout).toContain(
+      '`commit-statuses: true` with `wait: false` needs a `pull_request` or `pull_request_target` event',
+    );
+    const jobs = await dispatchAndLeave({ jobs: 'build' });
+    expect(jobs.exitCode).toBe(1);
+    expect(jobs.stdout).toContain('`jobs` has no effect with `wait: false`');
+    expect(apiRequests(world.sim)).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+});
+
+describe('sync-statuses', () => {
+  it('a run still going stays pending; once it has ended, each context gets its final state (jobs seen since included)', async () => {
+    world.sim.setJobBehaviour('build', { durationMs: 400 });
+    const left = await dispatchAndLeave();
+    const runId = left.outputs['run-id'];
+    const early = await sync();
+    expect(early.exitCode).toBe(0);
+    expect(early.outputs).toMatchObject({ settled: '0', refused: '0' });
+    expect(Number(early.outputs.pending)).toBeGreaterThan(0);
+    expect(early.summary).toContain('the run is still');
+    await runEnded(runId);
+    const later = await sync();
+    expect(later.exitCode).toBe(0);
+    expect(later.outputs).toMatchObject({ pending: '0', refused: '0' });
+    expect(github.states(head)).toEqual({
+      'svc/pipeline': 'success',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'success',
+    });
+    // The marker stays the one the dispatch wrote, so the statuses stay this run's.
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${runId} gh:901/1]`);
+    expect(later.summary).toContain('**Settled**');
+    // Idempotent: nothing left to settle, nothing posted.
+    const before = posts().length;
+    const again = await sync();
+    expect(again.outputs).toMatchObject({ settled: '0', pending: '0', refused: '0' });
+    expect(posts().length).toBe(before);
+  });
+
+  it('a failed run: failure, never success; two syncs at once end in the same states', async () => {
+    world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'tests failed' });
+    const left = await dispatchAndLeave();
+    await runEnded(left.outputs['run-id']);
+    const [a, b] = await Promise.all([sync(), sync()]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(github.states(head)).toEqual({
+      'svc/pipeline': 'failure',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'failure',
+    });
+  });
+
+  it('max-runs bounds the runs read: the rest stay pending, one warning says so', async () => {
+    const first = await dispatchAndLeave({ 'status-context': 'svc/one' });
+    const second = await dispatchAndLeave({ 'status-context': 'svc/two' });
+    await runEnded(first.outputs['run-id']);
+    await runEnded(second.outputs['run-id']);
+    const reads = () =>
+      apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')).length;
+    const before = reads();
+    const run = await sync({ 'max-runs': '1' });
+    expect(reads() - before).toBe(1);
+    expect(Number(run.outputs.settled)).toBeGreaterThan(0);
+    expect(Number(run.outputs.pending)).toBeGreaterThan(0);
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    expect(warnings).toEqual([
+      '::warning::Left for the next sync-statuses: max-runs (1) reached: runs not read this time.',
+    ]);
+    const next = await sync({ 'max-runs': '1' });
+    expect(next.outputs.pending).toBe('0');
+    expect(Object.values(github.states(head)).every((state) => state === 'success')).toBe(true);
+  });
+
+  describe('nothing trusted that it did not write', () => {
+    /** A pending status on `sha` that names `runId`, as seeded by a test. */
+    const seed = (status: Partial<PostedStatus> & { context: string; runId: string; sha?: string }) =>
+      github.statuses.push({
+        sha: status.sha ?? head,
+        context: status.context,
+        state: 'pending',
+        description: `Running [svc:${status.runId} gh:900/1]`,
+        target_url: status.target_url,
+        creator: status.creator,
+      });
+
+    it('another account’s pending status: left alone; a link that is not the run’s: error, never success', async () => {
+      const left = await dispatchAndLeave({ 'status-context': 'svc/gate' });
+      const runId = left.outputs['run-id'];
+      await runEnded(runId);
+      seed({
+        context: 'svc/forged',
+        runId,
+        target_url: left.outputs['run-url'],
+        creator: { login: 'mallory' },
+      });
+      seed({ context: 'svc/linked', runId, target_url: 'https://evil.example/run' });
+      const run = await sync();
+      expect(run.outputs.refused).toBe('2');
+      expect(github.latest(head, 'svc/forged')).toMatchObject({
+        state: 'pending',
+        creator: { login: 'mallory' },
+      });
+      expect(github.latest(head, 'svc/linked')?.state).toBe('error');
+      expect(words(github.latest(head, 'svc/linked'))).toBe(
+        "Not trusted: its link is not the run's own page",
+      );
+      expect(github.latest(head, 'svc/gate')?.state).toBe('success');
+      expect(run.summary).toContain('**Refused**');
+      expect(run.summary).toContain('posted by mallory');
+    });
+
+    it('a run the token cannot read, and a run of another commit: error, never success', async () => {
+      seed({
+        context: 'svc/unknown',
+        runId: '0b0b0b0b-0000-4000-8000-0000000000aa',
+        target_url: 'https://svc.example/x',
+      });
+      const elsewhere = await runStep('run-workflow', {
+        inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'other', wait: 'false' },
+      });
+      await runEnded(elsewhere.outputs['run-id']);
+      seed({
+        context: 'svc/elsewhere',
+        runId: elsewhere.outputs['run-id'],
+        target_url: elsewhere.outputs['run-url'],
+      });
+      const run = await sync();
+      expect(run.outputs).toMatchObject({ settled: '0', refused: '2' });
+      expect(github.latest(head, 'svc/unknown')?.state).toBe('error');
+      expect(words(github.latest(head, 'svc/unknown'))).toBe(
+        'Not trusted: the run cannot be read with this token (404)',
+      );
+      expect(github.latest(head, 'svc/elsewhere')?.state).toBe('error');
+      expect(words(github.latest(head, 'svc/elsewhere'))).toBe(
+        `Not trusted: the run is of commit ${other}, not this one`,
+      );
+    });
+
+    it('only the latest status of a context: an older attempt’s pending under a newer verdict is not settled', async () => {
+      const left = await dispatchAndLeave();
+      await runEnded(left.outputs['run-id']);
+      // A later attempt's step already said failure on the run's context.
+      github.statuses.push({
+        sha: head,
+        context: 'svc/pipeline',
+        state: 'failure',
+        description: 'Failed [svc:0b0b0b0b-0000-4000-8000-0000000000bb gh:901/2]',
+      });
+      await sync();
+      expect(github.latest(head, 'svc/pipeline')?.state).toBe('failure');
+    });
+
+    it('`commit` settles that one commit, without listing pull requests', async () => {
+      const left = await dispatchAndLeave();
+      await runEnded(left.outputs['run-id']);
+      github.pulls = [];
+      const run = await sync({ commit: head });
+      expect(run.exitCode).toBe(0);
+      expect(github.states(head)['svc/pipeline']).toBe('success');
+      expect(github.requests.some((request) => request.path.includes('/pulls'))).toBe(false);
+    });
+  });
+});
