@@ -638,8 +638,8 @@ describe('start-device-session', () => {
 });
 
 describe('wait-for-device-session', () => {
-  it('reads the session id, falling back to SVC_DEVICE_SESSION_ID', () => {
-    const values = valuesOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID });
+  it('reads the session id from its input only, never from SVC_DEVICE_SESSION_ID', () => {
+    const values = valuesOf('wait-for-device-session', { ...API, 'session-id': SESSION_ID });
     expect(values).toEqual({
       token: TOKEN,
       'base-url': 'http://127.0.0.1:1',
@@ -659,20 +659,16 @@ describe('wait-for-device-session', () => {
       valuesOf(
         'wait-for-device-session',
         { ...API, 'session-id': other, 'export-env': 'false' },
-        {
-          SVC_DEVICE_SESSION_ID: SESSION_ID,
-        },
+        { SVC_DEVICE_SESSION_ID: SESSION_ID },
       ),
     ).toMatchObject({ 'session-id': other, 'export-env': false });
   });
 
-  it('requires a session id, with where to find it', () => {
-    expect(problemsOf('wait-for-device-session', API)).toEqual([
-      '`session-id` is required: the session id (the `session-id` output of `start-device-session`), or set SVC_DEVICE_SESSION_ID.',
-    ]);
-    expect(problemsOf('wait-for-device-session', API, { SVC_DEVICE_SESSION_ID: 'x/../y' })[0]).toMatch(
-      /^`session-id` must be a UUID/,
-    );
+  it('requires a session id, showing the line that passes it', () => {
+    for (const env of [{}, { SVC_DEVICE_SESSION_ID: SESSION_ID }] as Record<string, string>[])
+      expect(problemsOf('wait-for-device-session', API, env)).toEqual([
+        '`session-id` is required: the `session-id` output of the start-device-session step: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`).',
+      ]);
   });
 });
 

@@ -76,7 +76,7 @@ describe('start-device-session state', () => {
     expect(io.outputs).toMatchObject({ 'session-id': session.id, 'session-url': session.url, status: 'new' });
     expect(io.exported).toEqual({ SVC_DEVICE_SESSION_ID: session.id });
     expect(io.text()).toContain(
-      `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${session.id}, or SVC_DEVICE_SESSION_ID).`,
+      `Not waiting for the session (wait: false). Wait for session ${session.id} later with wait-for-device-session and \`session-id: \${{ steps.<id>.outputs.session-id }}\`, <id> being this step's id.`,
     );
     expect(io.summaries).toHaveLength(1);
   });

@@ -415,8 +415,8 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       const [session] = world.sim.sessions();
       expect(main.outputs).toMatchObject({ 'session-id': session.id, status: 'new' });
       expect(main.env).toEqual({ SVC_DEVICE_SESSION_ID: session.id });
-      expect(main.stdout).toMatch(
-        new RegExp(`wait-for-device-session .*session-id: ${session.id}, or SVC_DEVICE_SESSION_ID`),
+      expect(main.stdout).toContain(
+        `Wait for session ${session.id} later with wait-for-device-session and \`session-id: \${{ steps.<id>.outputs.session-id }}\``,
       );
       expect(apiRequests(world.sim)).toEqual([`POST ${SESSIONS}`]);
       const ending = await post(action, main);

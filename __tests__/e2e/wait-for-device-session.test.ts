@@ -1,8 +1,9 @@
 /**
  * The early-start pattern end to end, on Node 24: start-device-session with `wait: false` in one step,
  * other work, then wait-for-device-session in a later step (a separate process that knows the session
- * only from the SVC_DEVICE_SESSION_ID the first step exported), as a job runs them. The wait gives the
- * connection start-device-session would have given; a session that will not be ready is stopped.
+ * from the first step's `session-id` output, as `${{ steps.<id>.outputs.session-id }}` passes it), as a
+ * job runs them. The wait gives the connection start-device-session would have given; a session that
+ * will not be ready is stopped. SVC_DEVICE_SESSION_ID, which any later step can rewrite, is never read.
  */
 import {
   readActionYaml,
@@ -35,8 +36,9 @@ function startEarly(inputs: Record<string, string> = {}) {
 }
 
 /**
- * The later step: the job's environment carries what earlier steps wrote to GITHUB_ENV (here the
- * first step's SVC_DEVICE_SESSION_ID), and the token and service address as a workflow's `env:` would.
+ * The later step: `session-id: ${{ steps.device.outputs.session-id }}`; the job's environment carries
+ * what earlier steps wrote to GITHUB_ENV (the first step's SVC_DEVICE_SESSION_ID), and the token and
+ * service address as a workflow's `env:` would.
  */
 function waitLater(
   start: ActionRun | undefined,
@@ -46,7 +48,11 @@ function waitLater(
   return runStep('wait-for-device-session', {
     ...options,
     env: { ...start?.env, SVC_TOKEN: world.token, SVC_BASE_URL: world.sim.url, ...options.env },
-    inputs: { 'poll-interval-seconds': '0.05', ...inputs },
+    inputs: {
+      'poll-interval-seconds': '0.05',
+      ...(start ? { 'session-id': start.outputs['session-id'] } : {}),
+      ...inputs,
+    },
   });
 }
 
@@ -58,7 +64,11 @@ describe('wait-for-device-session', () => {
     expect(start.outputs.status).toBe('new');
     const id = start.outputs['session-id'];
     expect(start.env).toEqual({ SVC_DEVICE_SESSION_ID: id });
-    expect(start.stdout).toMatch(/wait-for-device-session .*SVC_DEVICE_SESSION_ID/);
+    // The notice says how to wait: with the step's output, never with the rewritable variable.
+    expect(renderLog(start.stdout)).toContain(
+      `Not waiting for the session (wait: false). Wait for session ${id} later with wait-for-device-session and \`session-id: \${{ steps.<id>.outputs.session-id }}\`, <id> being this step's id.`,
+    );
+    expect(start.stdout).not.toMatch(/SVC_DEVICE_SESSION_ID/);
     // "Build the app" meanwhile: provisioning goes on without anyone waiting.
     expect(world.sim.getSession(id)?.status).toBe('new');
 
@@ -129,7 +139,7 @@ describe('wait-for-device-session', () => {
     });
   });
 
-  it('the session-id input wins over SVC_DEVICE_SESSION_ID; export-env: false exports nothing', async () => {
+  it('SVC_DEVICE_SESSION_ID rewritten by a later step does not choose the session: the session-id input does; export-env: false exports nothing', async () => {
     const [first, second] = await Promise.all([
       startEarly({ name: 'first' }),
       startEarly({ name: 'second' }),
@@ -247,13 +257,28 @@ describe('wait-for-device-session', () => {
     );
   });
 
-  it('no session id at all, or a malformed one, is an input error before any request', async () => {
-    const [none, malformed] = await Promise.all([
+  it('no session-id input is an input error that shows the line to write, even with SVC_DEVICE_SESSION_ID set; nothing is read or stopped', async () => {
+    const start = await startEarly();
+    const id = start.outputs['session-id'];
+    world.sim.clearRequests();
+    // Another job's session, as a later step of this job could write it to $GITHUB_ENV.
+    const [none, planted] = await Promise.all([
       waitLater(undefined),
-      waitLater(undefined, { 'session-id': 'abc' }),
+      waitLater(undefined, {}, { env: { SVC_DEVICE_SESSION_ID: id } }),
     ]);
-    expect(none.exitCode).toBe(1);
-    expect(none.stdout).toContain('::error::Invalid input: `session-id` is required');
+    for (const run of [none, planted]) {
+      expect(run.exitCode).toBe(1);
+      expect(renderLog(run.stdout)).toContain(
+        'Error: Invalid input: `session-id` is required: the `session-id` output of the start-device-session step: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`).',
+      );
+      expect(run.env).toEqual({});
+    }
+    expect(world.sim.requests).toEqual([]);
+    await runStep('stop-device-session', { inputs: { ...world.api, 'session-id': id } });
+  });
+
+  it('a malformed session id is an input error before any request', async () => {
+    const malformed = await waitLater(undefined, { 'session-id': 'abc' });
     expect(malformed.exitCode).toBe(1);
     expect(malformed.stdout).toMatch(/::error::Invalid input: `session-id` .*UUID/);
     expect(world.sim.requests).toEqual([]);

@@ -77,8 +77,11 @@ export async function measureEarlyStart(options: EarlyStartOptions): Promise<Ear
       runAction({
         entry: 'wait-for-device-session',
         runtime,
-        inputs: { ...api, 'poll-interval-seconds': options.pollIntervalSeconds },
-        env: { SVC_DEVICE_SESSION_ID: started.env.SVC_DEVICE_SESSION_ID ?? '' },
+        inputs: {
+          ...api,
+          'session-id': started.outputs['session-id'] ?? '',
+          'poll-interval-seconds': options.pollIntervalSeconds,
+        },
       }),
     );
     const earlyMs = performance.now() - jobStart;

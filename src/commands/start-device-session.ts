@@ -27,7 +27,7 @@ import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../sessions/summary.js';
 import { oneLine } from '../text/plain.js';
 import { waitUntilReady } from '../sessions/ready.js';
-import { CONNECTION_OUTPUTS, SESSION_ID_ENV } from '../sessions/connection.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_LINE } from '../sessions/connection.js';
 import { MAX_SESSIONS as MAX_START_ATTEMPTS, SessionLedger } from '../sessions/state.js';
 import { stopAndFail } from '../sessions/stop.js';
 import { closeErrored, createSession } from '../sessions/create.js';
@@ -189,7 +189,7 @@ export const startDeviceSession = defineCommand({
       if (!values.wait) {
         io.setOutput('status', created.status);
         io.info(
-          `Not waiting for the session (wait: false). Wait for it later with the wait-for-device-session command (session-id: ${created.id}${values['export-env'] ? `, or ${SESSION_ID_ENV}` : ''}).`,
+          `Not waiting for the session (wait: false). Wait for session ${created.id} later with wait-for-device-session and \`${SESSION_ID_LINE}\`, <id> being this step's id.`,
         );
         await io.appendSummary(
           renderSessionSummary({ session: created, outcome: 'started', note: stopNote(values) }, io.redact),

@@ -2,7 +2,7 @@
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '../inputs/table.js';
 import { waitUntilReady } from '../sessions/ready.js';
-import { CONNECTION_OUTPUTS, SESSION_ID_ENV } from '../sessions/connection.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_LINE } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -14,11 +14,13 @@ export const waitForDeviceSession = defineCommand({
   inputs: {
     token,
     'base-url': baseUrl,
+    // Required, never an environment variable: any later step can rewrite one, and the step would
+    // then follow, export the daemon token of, or stop another job's paid session.
     'session-id': {
-      description: `The session id (UUID). Default: the \`${SESSION_ID_ENV}\` environment variable that \`start-device-session\` exports.`,
-      fallbackEnv: SESSION_ID_ENV,
+      description:
+        'The session id (UUID): the `session-id` output of the `start-device-session` step that created it (`steps.<id>.outputs.session-id`). Required: the `SVC_DEVICE_SESSION_ID` variable is never read, since any later step can rewrite it.',
       required: true,
-      hint: `the session id (the \`session-id\` output of \`start-device-session\`), or set ${SESSION_ID_ENV}.`,
+      hint: `the \`session-id\` output of the start-device-session step: \`${SESSION_ID_LINE}\` (give that step an \`id:\`).`,
       parse: parse.uuid,
     },
     'export-env': exportEnv,

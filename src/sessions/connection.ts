@@ -26,8 +26,13 @@ interface ConnectionRow {
 
 const json = (value: unknown): string => (value === undefined ? '' : JSON.stringify(value));
 
-/** The exported variable of the session id, which `wait-for-device-session` falls back to. */
+/**
+ * The exported variable of the session id, for controllers and scripts. No command reads it: any later
+ * step can rewrite it, so it never chooses which paid session a step follows or stops.
+ */
 export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
+/** How a workflow passes a session to a later step: the start step's output, `<id>` being its `id:`. */
+export const SESSION_ID_LINE = 'session-id: ${{ steps.<id>.outputs.session-id }}';
 
 const ROWS: ConnectionRow[] = [
   {
@@ -37,7 +42,8 @@ const ROWS: ConnectionRow[] = [
     env: {
       name: SESSION_ID_ENV,
       types: 'all',
-      value: 'the session id (`start-device-session`: as soon as it exists)',
+      value:
+        'the session id (`start-device-session`: as soon as it exists), for scripts; no command reads it',
     },
   },
   { output: 'session-url', description: "The session's page on the service.", value: (s) => s.url ?? '' },
