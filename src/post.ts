@@ -1,7 +1,8 @@
 /**
  * The post step's entrypoint: masks the step's secret inputs, then runs what the post step does
  * (sessions/post-step.ts: stop every session the main step created), then, with `comment: true` on
- * a pull request, says in the session's sticky comment how it ended.
+ * a pull request, says in the session's sticky comment how it ended. When a start-up setting changed
+ * after the main step, all of it runs in a fresh Node process instead (github/startup-env.ts).
  */
 import { createCoreIO, type ActionIO } from './github/io.js';
 import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
@@ -9,10 +10,17 @@ import { commentOnPullRequest } from './github/comment.js';
 import { isPullRequestEvent } from './github/event.js';
 import { runPostStep } from './sessions/post-step.js';
 import type { PostReport } from './sessions/accounting.js';
+import { freshProcessListening } from './github/startup-env.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
+  freshProcessListening();
   maskSecretInputs(io, 'start-device-session');
-  const { last, differs } = await runPostStep(io, inputSource(io));
+  const { last, differs, handedOver } = await runPostStep(io, inputSource(io));
+  // A fresh Node process did the work, the comment included; its exit code is the step's.
+  if (handedOver !== undefined) {
+    process.exitCode = handedOver;
+    return;
+  }
   if (last || differs) await updateComment(io, last, differs);
 }
 

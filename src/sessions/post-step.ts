@@ -7,13 +7,16 @@
  * its device ran is logged and summarised. With `auto-stop: false` each session is read and left
  * running, and the step says what it found, never more than it knows. A paid device left running is
  * never silent: a stop that cannot be confirmed, a cancellation of the post step itself, and a
- * create whose answer never came are each reported, naming the session and where to look. A step
- * that started no session says nothing above debug level.
+ * create whose answer never came are each reported, naming the session and where to look, as long as
+ * Node can start: a start-up setting a later step changed is left behind by running the work again in
+ * a fresh Node process with the main step's settings. A step that started no session says nothing
+ * above debug level.
  */
 import type { ActionIO } from '../github/io.js';
 import { createClient, envNumber } from '../github/service-client.js';
 import { POST_STOP_GRACE_MS } from '../github/runner-timings.js';
 import { onCancel } from '../github/signals.js';
+import { inFreshProcess, rerunWithStartupEnv } from '../github/startup-env.js';
 import { ActionFailure, reportFailure } from '../errors.js';
 import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
 import type { ServiceClient } from '../service/client.js';
@@ -41,6 +44,11 @@ export interface PostOutcome {
   last?: PostReport;
   /** The setting that changed after the main step (then nothing is sent with the saved tokens). */
   differs?: string;
+  /**
+   * The exit code of the fresh Node process that did the post step's work (with the main step's
+   * start-up settings), comment included: this process has nothing left to do.
+   */
+  handedOver?: number;
 }
 
 /** Runs the post step. */
@@ -56,9 +64,19 @@ export async function runPostStep(io: ActionIO, source: InputSource): Promise<Po
   else if (state.sessions.length === 0)
     io.debug('No device session was started by this step; nothing to stop.');
   if (state.sessions.length === 0) return {};
+  const { differs, startup } = transport;
+  // Refused only where a fresh process cannot help: it could not start, or this is it already.
+  if (differs && startup && !inFreshProcess()) {
+    io.info(
+      `\`${differs}\` changed after the main step, and nothing is sent with settings the main step did not use: the post step goes on in a new Node process started with the main step's settings.`,
+    );
+    const fresh = await rerunWithStartupEnv(startup);
+    if ('exitCode' in fresh) return { handedOver: fresh.exitCode };
+    io.warning(`The new Node process could not be started (${fresh.notStarted}).`);
+  }
   const reports: PostReport[] = [];
   try {
-    await handle(io, source, state, transport.differs, reports);
+    await handle(io, source, state, differs, reports);
   } finally {
     if (reports.length > 0) await io.appendSummary(renderPostSummary(reports, io.redact));
   }

@@ -21,7 +21,7 @@
 import type { ActionIO } from '../github/io.js';
 import { oneLine } from '../text/plain.js';
 import { DEFAULT_POLL_INTERVAL_MS } from '../service/poll.js';
-import { STARTUP_ENV } from '../github/startup-env.js';
+import { STARTUP_ENV, type StartupEnv } from '../github/startup-env.js';
 
 const STATE = {
   /** Set while a create request is unanswered: if no id follows, a session may exist all the same. */
@@ -102,19 +102,25 @@ export function saveInitialState(
 /**
  * Puts the main step's transport settings back into this process's environment, so the post step
  * sends the token only the way the main step did. Returns false when the main step saved none
- * (its state cannot be trusted), and the name of a setting that differs and cannot be put back.
+ * (its state cannot be trusted); when a start-up setting differs (it cannot be put back in this
+ * process), its name and the main step's start-up settings, for a fresh process to start with.
  */
 export function restoreTransport(
   io: Pick<ActionIO, 'getState'>,
   env: NodeJS.ProcessEnv = process.env,
-): { saved: boolean; differs?: string } {
+): { saved: boolean; differs?: string; startup?: StartupEnv } {
   const saved = parseJson(io.getState(STATE.transport));
   if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return { saved: false };
   const record = saved as Record<string, unknown>;
   const value = (name: string): string | undefined =>
     typeof record[name] === 'string' ? record[name] : undefined;
   const differs = STARTUP_ENV.find((name) => env[name] !== value(name));
-  if (differs) return { saved: true, differs };
+  if (differs)
+    return {
+      saved: true,
+      differs,
+      startup: Object.fromEntries(STARTUP_ENV.map((name) => [name, value(name)])) as StartupEnv,
+    };
   for (const name of TRANSPORT_ENV) {
     const main = value(name);
     if (main === undefined) delete env[name];

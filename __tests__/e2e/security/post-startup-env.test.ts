@@ -2,10 +2,13 @@
  * Variables Node reads once at start-up (src/github/startup-env.ts), planted by a later step
  * through `$GITHUB_ENV` before the post step starts: a proxy of its own (`NODE_USE_ENV_PROXY` with
  * `HTTP(S)_PROXY`), its own certificate authorities, its own OpenSSL configuration. The post step
- * sends neither the service's token nor the github-token with settings its main step did not use:
- * the decoy proxy sees nothing, GitHub gets no request from the post step, and the log names the
- * variable. And every GitHub request has an agent of its own: Node's global dispatcher, bound at
- * start-up to a proxy a later step chose, carries none of them. Through the built bundles on Node 24.
+ * sends neither the service's token nor the github-token with settings its main step did not use: it
+ * does its work again in a fresh Node process started with the main step's settings, which stops the
+ * session and updates the comment; the decoy proxy sees nothing. Only where no fresh process can be
+ * made (here: a later step that sets the fresh process's marker as well) does it refuse, naming the
+ * variable and the session. And every GitHub request has an agent of its own: Node's global
+ * dispatcher, bound at start-up to a proxy a later step chose, carries none of them. Through the
+ * built bundles on Node 24.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,16 +93,38 @@ const PLANTED: Array<[string, () => Record<string, string>]> = [
 ];
 
 describe.each(PLANTED)('%s set by a later step', (name, planted) => {
-  it('the post step sends no token, to the service or to GitHub, and says which variable changed', async () => {
+  it("the session is stopped and the comment updated by a fresh Node process with the main step's settings; nothing reaches the decoy", async () => {
     const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: pullRequest() });
     expect(main.exitCode).toBe(0);
     expect(github.comments).toHaveLength(1);
-    const seenByGitHub = github.requests.length;
     const id = main.outputs['session-id'];
 
     const post = await runPost(main, { inputs: inputs(), env: { ...pullRequest(), ...planted() } });
+    const log = renderLog(post.stdout);
+    expect(log).toContain(
+      `\`${name}\` changed after the main step, and nothing is sent with settings the main step did not use: the post step goes on in a new Node process started with the main step's settings.`,
+    );
+    expect(post.exitCode).toBe(0);
+    expect(log).toContain(`Device session ${id} is stopped`);
+    expect(world.sim.getSession(id)?.status).toBe('stopped');
+    expect(github.requests.at(-1)).toMatchObject({ method: 'PATCH', authorization: `token ${GITHUB_TOKEN}` });
+    expect(github.comments[0].body).toContain('the post step stopped it');
+    expect(atDecoy).toEqual([]);
+  });
+
+  it("with the fresh process's marker planted as well, no process is started again: no token is sent, to the service or to GitHub, and the error names the variable and the session", async () => {
+    const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: pullRequest() });
+    expect(main.exitCode).toBe(0);
+    const seenByGitHub = github.requests.length;
+    const id = main.outputs['session-id'];
+
+    const post = await runPost(main, {
+      inputs: inputs(),
+      env: { ...pullRequest(), ...planted(), SVC_POST_STEP_FRESH_PROCESS: '1' },
+    });
     expect(post.exitCode).toBe(1);
     const log = renderLog(post.stdout);
+    expect(log).not.toContain('new Node process');
     expect(log).toMatch(new RegExp(`^Error: \`${name}\` changed after the main step.*${id}`, 'm'));
     expect(log).toContain(
       `Warning: \`${name}\` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.`,
@@ -125,4 +150,27 @@ it("NODE_USE_ENV_PROXY in the whole job and a later step's proxy: the comment is
     authorization: `token ${GITHUB_TOKEN}`,
   });
   expect(github.comments[0].body).toContain('the post step stopped it');
+});
+
+it('a cancellation while the fresh Node process starts is passed on to it once it listens: the session is stopped all the same', async () => {
+  const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: pullRequest() });
+  expect(main.exitCode).toBe(0);
+  const id = main.outputs['session-id'];
+  const post = await runPost(main, {
+    inputs: inputs(),
+    env: { ...pullRequest(), OPENSSL_CONF: join(dir, 'openssl.cnf') },
+    // The runner's SIGINT, as soon as the post step says it starts the fresh process.
+    onSpawn: (child) =>
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('a new Node process')) child.kill('SIGINT');
+      }),
+  });
+  const log = renderLog(post.stdout);
+  expect(log).toContain(
+    `Received SIGINT: still stopping device session ${id} before the runner ends the step.`,
+  );
+  expect(log).toContain(`Error: The post step was cancelled; device session ${id} was stopped all the same.`);
+  expect(post.exitCode).toBe(1);
+  expect(world.sim.getSession(id)?.status).toBe('stopped');
+  expect(atDecoy).toEqual([]);
 });

@@ -109,13 +109,16 @@ it('a test hook a later step sets (SVC_REQUEST_TIMEOUT_MS, SVC_CANCEL_GRACE_MS) 
   expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
 });
 
-it('NODE_EXTRA_CA_CERTS set by a later step: the token is not sent, and an error names the session to stop', async () => {
+it('NODE_EXTRA_CA_CERTS set by a later step: a fresh Node process without it stops the session', async () => {
   const main = await start();
   const id = main.outputs['session-id'];
   const post = await runPost(main, { inputs: world.api, env: { NODE_EXTRA_CA_CERTS: '/dev/null' } });
-  expect(post.exitCode).toBe(1);
+  expect(post.exitCode).toBe(0);
   const log = renderLog(post.stdout);
-  expect(log).toMatch(/^Error: `NODE_EXTRA_CA_CERTS` changed after the main step/m);
-  expect(log).toContain(id);
-  expect(world.sim.requests.filter((request) => request.path.endsWith('/stop'))).toEqual([]);
+  expect(log).toMatch(
+    /^`NODE_EXTRA_CA_CERTS` changed after the main step, .* a new Node process started with the main step's settings\.$/m,
+  );
+  expect(log).toContain(`Device session ${id} is stopped`);
+  expect(world.sim.getSession(id)?.status).toBe('stopped');
+  expect(world.sim.requests.filter((request) => request.path.endsWith('/stop'))).toHaveLength(1);
 });
