@@ -111,7 +111,13 @@ function handle(dispatch: ReceivedDispatch): Promise<WorkflowResult> {
 
 const bodyOf = (dispatch: ReceivedDispatch): string =>
   Buffer.from(String(dispatch.client_payload.body_base64), 'base64').toString('utf8');
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** The delivery key of the event a body announces (interface v5): the hash of its identity. */
+const keyOf = (body: string): string => {
+  const { id, status } = JSON.parse(body) as { id: string; status: string };
+  return createHash('sha256')
+    .update(JSON.stringify(['BUILD', id, status]))
+    .digest('hex');
+};
 
 describe('the webhook relay of verify-webhook/README.md, as written', () => {
   it('each signed delivery reaches the workflow byte for byte and is verified; a finished build is released', async () => {
@@ -132,11 +138,11 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     expect(finished.jobs.handle.result).toBe('success');
     expect(finished.jobs.handle.outputs).toEqual({
       status: 'finished',
-      'delivery-key': sha256(bodyOf(byStatus('finished'))),
+      'delivery-key': keyOf(bodyOf(byStatus('finished'))),
     });
     expect(finished.jobs.release.result).toBe('success');
     expect(finished.jobs.release.steps[0].log).toContain(
-      `Releasing what delivery ${sha256(bodyOf(byStatus('finished')))} announced`,
+      `Releasing what delivery ${keyOf(bodyOf(byStatus('finished')))} announced`,
     );
 
     const errored = await handle(byStatus('errored'));
@@ -174,7 +180,7 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     expect(repeated.filter(Boolean)).toHaveLength(2);
     const repeatKeys = keys.filter((_, index) => repeated[index]);
     const otherKeys = keys.filter((_, index) => !repeated[index]);
-    expect(repeatKeys).toEqual([sha256(failed.body), sha256(failed.body)]);
+    expect(repeatKeys).toEqual([keyOf(failed.body), keyOf(failed.body)]);
     expect(otherKeys).toHaveLength(1);
     expect(otherKeys[0]).not.toBe(repeatKeys[0]);
     expect(otherKeys[0]).toMatch(/^[0-9a-f]{64}$/);

@@ -109,7 +109,35 @@ function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
   expect(result.stdout).not.toMatch(/\n\s+at /); // no stack trace
 }
 
+/** The delivery key interface v5 gives an event: the SHA-256 of `["<event>","<id>","<status>"]`. */
+const eventKey = (event: string, id: string, status: string): string =>
+  createHash('sha256')
+    .update(JSON.stringify([event, id, status]))
+    .digest('hex');
+
 describe('verify-webhook', () => {
+  it('a redelivery of one event serialised differently has the same delivery-key; another status of the same build has another', async () => {
+    const parsed = JSON.parse(build.body.toString('utf8')) as Record<string, unknown>;
+    // The spec does not promise the same bytes: keys reordered and indented, signed by the service.
+    const reordered = Buffer.from(
+      JSON.stringify(Object.fromEntries(Object.entries(parsed).reverse()), null, 2),
+    );
+    const canceled = Buffer.from(JSON.stringify({ ...parsed, status: 'canceled' }));
+    const sign = (body: Buffer): string => signWebhookBody(body, SECRET);
+    const [first, again, other] = await Promise.all(
+      [build.body, reordered, canceled].map((body) =>
+        verify({ signature: sign(body), 'payload-file': bodyFile(body) }),
+      ),
+    );
+    for (const result of [first, again, other]) expect(result.exitCode).toBe(0);
+    expect(again.outputs['delivery-key']).toBe(first.outputs['delivery-key']);
+    expect(first.outputs['delivery-key']).toBe(eventKey('BUILD', String(parsed.id), 'finished'));
+    expect(other.outputs['delivery-key']).toBe(eventKey('BUILD', String(parsed.id), 'canceled'));
+    expect(renderLog(first.stdout)).toContain(
+      `Delivery key (the SHA-256 of the event's identity, BUILD ${String(parsed.id)} finished; the same for every delivery of this event): ${first.outputs['delivery-key']}.`,
+    );
+  });
+
   it('accepts the build delivery from a file: outputs match the build job that finished', async () => {
     const job = run.jobs.find((j) => j.key === 'build_ios')!;
     const result = await verify({ signature: header(build), 'payload-file': bodyFile(build.body) });
@@ -127,8 +155,8 @@ describe('verify-webhook', () => {
       'details-url': expect.stringMatching(new RegExp(`/builds/${job.buildId}$`)),
       'logs-url': '',
       payload: expect.any(String),
-      // The SHA-256 of the bytes received: what a repeated delivery of this body has in common.
-      'delivery-key': createHash('sha256').update(build.body).digest('hex'),
+      // The event's identity (interface v5): what every delivery of this build's completion has in common.
+      'delivery-key': eventKey('BUILD', job.buildId!, 'finished'),
     });
     expect(result.summary).toContain(`| Delivery key | \`${result.outputs['delivery-key']}\` |`);
     expect(JSON.parse(result.outputs.payload)).toEqual(JSON.parse(build.body.toString('utf8')));

@@ -85,9 +85,10 @@ export const verifyWebhook = defineCommand({
     'logs-url': "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL).",
     payload: 'The parsed body as JSON.',
     'delivery-key':
-      'The SHA-256 of the raw body, in hex: the same for every delivery of the same body. ' +
-      'The service delivers a body again when the receiver did not acknowledge it, ' +
-      'so a workflow recognises a repeat by this key (for example as a `concurrency` group).',
+      'The SHA-256, in hex, of the event\'s identity, the JSON array `["<event>","<id>","<status>"]`: ' +
+      'the same for every delivery of one completion of one build or submission, even when a redelivery is ' +
+      'serialised differently. The service delivers again when the receiver did not acknowledge a delivery, ' +
+      'and a captured body verifies for ever, so a workflow acts once per key (the relay recipe creates a tag named after it).',
   },
   rules: (values) => {
     if (values.payload !== undefined && values['payload-file'] !== undefined)
@@ -120,10 +121,12 @@ export const verifyWebhook = defineCommand({
     }
     const fields = webhookFields(parsed);
     setOutputs(io, fields, parsed.json);
-    const key = deliveryKey(body);
+    const key = deliveryKey(fields);
     io.setOutput('delivery-key', key);
     logDelivery(io, fields);
-    io.info(`Delivery key (SHA-256 of the body, the same for a repeated delivery): ${key}.`);
+    io.info(
+      `Delivery key (the SHA-256 of the event's identity, ${fields.event} ${fields.id} ${oneLine(fields.status, 40)}; the same for every delivery of this event): ${key}.`,
+    );
 
     const failOn = values['fail-on-status'] ?? [];
     await io.appendSummary(renderWebhookSummary({ fields, failOn, deliveryKey: key }, io.redact));

@@ -66,12 +66,16 @@ export function signWebhookBody(body: RawBody, secret: string): string {
 }
 
 /**
- * The delivery key: the SHA-256 of the raw body, in lowercase hex. The service signs a body, not an
- * event id (the payloads carry none for a delivery), so the body is what a repeated delivery of one
- * event has in common with the first: the same bytes give the same key, and nothing else does.
+ * The delivery key (interface v5): the SHA-256, in lowercase hex, of the event's identity written as
+ * the JSON array `["<event>","<id>","<status>"]`. One completion of one build or submission is one
+ * event; the spec does not promise that a redelivery carries the same bytes, so the key is made of
+ * what identifies the event, not of the body. The README's relay computes the same key, so the relay
+ * and the workflow agree on which deliveries repeat one another.
  */
-export function deliveryKey(body: RawBody): string {
-  return createHash('sha256').update(body).digest('hex');
+export function deliveryKey(identity: { event: string; id: string; status: string }): string {
+  return createHash('sha256')
+    .update(JSON.stringify([identity.event, identity.id, identity.status]))
+    .digest('hex');
 }
 
 /**

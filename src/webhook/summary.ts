@@ -26,7 +26,7 @@ interface WebhookReport {
   fields: WebhookFields;
   /** The statuses of `fail-on-status`; the step fails when the payload's status is one of them. */
   failOn: readonly string[];
-  /** The `delivery-key` output: the same for a repeated delivery of this body. */
+  /** The `delivery-key` output: the same for every delivery of this event. */
   deliveryKey: string;
 }
 
