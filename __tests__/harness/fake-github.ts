@@ -42,12 +42,15 @@ export const CLIENT_PAYLOAD_LIMIT = 64 * 1024;
 
 /**
  * A fake of the GitHub routes the comment uses (three REST, GraphQL's viewer), the commit
- * statuses route and the repository dispatch route, recording every request.
+ * statuses route, the repository dispatch route and the create-a-reference route (the relay recipe's
+ * marker tag), recording every request.
  */
 export class FakeGitHub {
   comments: Comment[] = [];
   statuses: PostedStatus[] = [];
   dispatches: ReceivedDispatch[] = [];
+  /** The refs created (`POST /repos/:owner/:repo/git/refs`), by name: a second create of one is 422. */
+  refs: string[] = [];
   /** Answers this many of the next dispatch requests with 503 (GitHub unreachable for a while). */
   failNextDispatches = 0;
   /** Answers every status request with this status (403: the token lacks `statuses: write`). */
@@ -137,6 +140,12 @@ export class FakeGitHub {
           this.dispatches.push({ ...dispatch, authorization: req.headers.authorization });
           res.writeHead(204).end();
           return;
+        }
+        if (path === '/repos/acme/app/git/refs' && req.method === 'POST') {
+          const { ref = '', sha = '' } = JSON.parse(raw) as { ref?: string; sha?: string };
+          if (this.refs.includes(ref)) return send(422, { message: 'Reference already exists' });
+          this.refs.push(ref);
+          return send(201, { ref, object: { sha, type: 'commit' } });
         }
         if (path === '/graphql' && req.method === 'POST')
           return send(200, { data: { viewer: { login: this.viewer.login } } });

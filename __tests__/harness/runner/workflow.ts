@@ -57,6 +57,11 @@ export interface StepResult {
   conclusion: 'success' | 'failure' | 'skipped';
   outputs: Record<string, string>;
   log: string;
+  /**
+   * The step's header as the runner prints it above its log: a `uses:` step's `with:` and every step's
+   * `env:`, masked with what the job masks so far. Whoever can read the run's log reads it.
+   */
+  header: string;
   /** What the step appended to $GITHUB_STEP_SUMMARY. */
   summary: string;
   /** The annotations the runner makes of its error, warning and notice commands (masked), within its limits. */
@@ -253,7 +258,11 @@ async function runJobs(
       const status = { failed: false };
       // What the runner masks in every later line of the job: the secrets the workflow reads, and each
       // value a step registered with add-mask (a step's own lines are masked by renderLog).
-      let jobMasks = Object.values(options.secrets ?? {}).filter((value) => value !== '');
+      // value a step registered with add-mask (a step's own lines are masked by renderLog), and the
+      // job's GITHUB_TOKEN, which the runner always masks.
+      let jobMasks = [...Object.values(options.secrets ?? {}), str(github.token)].filter(
+        (value) => value !== '',
+      );
       let annotationsInJob = 0;
       /** The step's log as shown, its annotations added to `annotations`; later steps mask what it registered. */
       const shown = (stdout: string, annotations: Annotation[]): string => {
@@ -294,6 +303,7 @@ async function runJobs(
           conclusion: 'skipped',
           outputs: {},
           log: '',
+          header: '',
           summary: '',
           annotations: [],
         };
@@ -320,7 +330,20 @@ async function runJobs(
           ...stepEnv,
         };
         let ok: boolean;
+        /** The header the runner prints: `with:` (of a uses: step) and `env:`, masked as the job masks. */
+        const printHeader = (inputs: Record<string, string>): void => {
+          const section = (title: string, values: Record<string, string>): string[] =>
+            Object.keys(values).length === 0
+              ? []
+              : [title, ...Object.entries(values).map(([k, v]) => `  ${k}: ${v}`)];
+          record.header = maskText(
+            [...jobMasks].sort((a, b) => b.length - a.length),
+            [...section('with:', inputs), ...section('env:', stepEnv)].join('\n'),
+          );
+          if (record.header) log(indent(record.header, 4));
+        };
         if (uses === undefined) {
+          printHeader({});
           const script = str(
             tokenValue((step as { run: unknown }).run, { ...context(), env: stepEnv }, status),
           );
@@ -363,6 +386,7 @@ async function runJobs(
               if (typeof def.default === 'string' && def.default.includes('${{'))
                 inputs[input] = interpolate(def.default, context(), status);
             Object.assign(inputs, given);
+            printHeader(given);
             const run = await runStep(action, { inputs, env: shellEnv });
             record.log = shown(run.stdout, record.annotations);
             record.outputs = run.outputs;
