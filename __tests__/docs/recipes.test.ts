@@ -158,41 +158,62 @@ const RECIPES: Record<string, Expectation[]> = {
   ],
   'verify-webhook/README.md › Service webhook': [
     {
-      // The first receiver: fail the relay on a failed build, and pass the reason on.
+      // The first workflow: fail the relay on a failed build, and pass the reason on in a file.
       noops: [],
       check: () => undefined,
       scenario: async (run) => {
-        const finished = await run(relayEvent(deliveries.finished));
+        const finished = await run(relayEvent(deliveries.finished, github.url));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[1].outputs.status).toBe('finished');
         expect(finished.jobs.handle.steps[2].outcome).toBe('skipped');
-        const errored = await run(relayEvent(deliveries.errored));
+        const errored = await run(relayEvent(deliveries.errored, github.url));
         expect(errored.jobs.handle.result).toBe('failure');
         expect(errored.jobs.handle.steps[1].outcome).toBe('failure');
-        expect(errored.jobs.handle.steps[2].log).toMatch(/^BUILD \S+ ended errored: \S*: Gradle failed/m);
+        expect(errored.jobs.handle.steps[2].log).toMatch(
+          /^The reason why BUILD [0-9a-f-]{36} failed is in svc-failure\.json\.$/m,
+        );
+        for (const result of [finished, errored]) expectNothingOfThePayloadRead(result);
       },
     },
     {
-      // The second receiver: branch on the verified outputs; an altered body is rejected.
+      // The second workflow: branch on the verified outputs, release once; an altered body is rejected.
       noops: [],
       check: () => undefined,
       scenario: async (run) => {
-        const finished = await run(relayEvent(deliveries.finished));
+        const finished = await run(relayEvent(deliveries.finished, github.url));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[2].log).toMatch(/^Build \S+ \(ios\) finished$/m);
-        // The release job, once per delivery: keyed by the delivery (webhook-relay.test.ts repeats one).
-        expect(finished.jobs.handle.outputs['delivery-key']).toMatch(/^[0-9a-f]{64}$/);
+        const key = finished.jobs.handle.outputs['delivery-key'];
+        expect(key).toMatch(/^[0-9a-f]{64}$/);
+        // The release job claims the delivery with its tag first, then releases.
         expect(finished.jobs.release.result).toBe('success');
+        expect(github.refs).toContain(`refs/tags/svc-delivery/${key}`);
+        expect(finished.jobs.release.steps[1].log).toBe(`Releasing what delivery ${key} announced`);
+
+        // The same signed body again, after the relay's window (it no longer remembers the event): it
+        // verifies, as a signed body does for ever, but the tag exists and nothing is released.
+        const replayed = await run(relayEvent(deliveries.finished, github.url));
+        expect(replayed.jobs.handle.result).toBe('success');
+        expect(replayed.jobs.handle.outputs['delivery-key']).toBe(key);
+        expect(replayed.jobs.release.result).toBe('success');
+        expect(replayed.jobs.release.steps[0].log).toBe(
+          `Delivery ${key} was claimed before (its tag exists): nothing to release.`,
+        );
+        expect(replayed.jobs.release.steps[1].outcome).toBe('skipped');
+
         const altered = {
           ...deliveries.finished,
           body: Buffer.concat([deliveries.finished.body, Buffer.from(' ')]),
         };
-        const rejected = await run(relayEvent(altered));
+        const rejected = await run(relayEvent(altered, github.url));
         expect(rejected.jobs.handle.steps[1].outcome).toBe('failure');
         expect(rejected.jobs.handle.steps[1].outputs.status ?? '').toBe('');
         expect(rejected.jobs.handle.steps[2].outcome).toBe('skipped');
         expect(rejected.jobs.handle.result).toBe('failure');
         expect(rejected.jobs.release.result).toBe('skipped');
+        const errored = await run(relayEvent(deliveries.errored, github.url));
+        expect(errored.jobs.handle.steps[3].outcome).toBe('failure');
+        for (const result of [finished, replayed, rejected, errored]) expectNothingOfThePayloadRead(result);
       },
     },
   ],
@@ -288,6 +309,26 @@ const RECIPES: Record<string, Expectation[]> = {
   ],
 };
 
+/**
+ * What the relay workflows show of a delivery: neither the body nor the signature appears in any step's
+ * header (`env:`, `with:`) or log, the verify step receives the signature masked, and no text of the
+ * payload becomes a workflow command (the errored delivery's message carries a `##[warning]`).
+ */
+function expectNothingOfThePayloadRead(result: WorkflowResult): void {
+  const bodies = [deliveries.finished, deliveries.errored].flatMap((delivery) => [
+    delivery.body.toString('base64'),
+    delivery.body.toString('utf8'),
+    delivery.signature,
+  ]);
+  for (const job of Object.values(result.jobs))
+    for (const step of job.steps) {
+      for (const shown of bodies) expect(`${step.header}\n${step.log}`).not.toContain(shown);
+      expect(step.annotations.filter((annotation) => annotation.kind === 'warning')).toEqual([]);
+    }
+  const verify = result.jobs.handle.steps[1];
+  expect(verify.header).toMatch(/^ {2}signature: \*\*\*$/m);
+}
+
 /** Every step's log of every job (or of `only` that job), as one text. */
 function logOf(result: WorkflowResult, only?: string): string {
   return Object.entries(result.jobs)
@@ -333,7 +374,11 @@ beforeAll(async () => {
   world = await createWorld(RECIPE_WORKFLOWS);
   // The simulator signs and sends real deliveries: a finished iOS build, an errored Android build.
   const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
-  world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle failed' });
+  // The service echoes text from elsewhere in an error message: here, a workflow command.
+  world.sim.setJobBehaviour('build_android', {
+    outcome: 'failure',
+    errorMessage: 'Gradle failed ##[warning]forged by the payload',
+  });
   await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
   world.sim.setJobBehaviour('build_android', { outcome: 'success' });
   for (const delivery of deliveriesOf(receiver)) {

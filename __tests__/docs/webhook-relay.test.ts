@@ -1,13 +1,17 @@
 /**
- * The webhook relay of verify-webhook/README.md runs as written (issue 23 item 8). Its `js` block,
- * copied from the README, runs on Node 24 against a fake of GitHub's dispatch endpoint; the simulator
- * signs and delivers real webhooks to it; each event GitHub accepted then runs the README's relay
- * workflow ("Service webhook", the second) through the workflow engine, as a repository_dispatch.
+ * The webhook relay of verify-webhook/README.md runs as written (issue 23 item 8, issue 31 items 1 and
+ * 2). Its `js` block, copied from the README, runs on Node 24 against a fake of GitHub's API; the
+ * simulator signs and delivers real webhooks to it; each event GitHub accepted then runs the README's
+ * relay workflow ("Service webhook", the second) through the workflow engine, as a repository_dispatch.
+ * The relay faces the internet: it relays only what the service signed, each event once within its
+ * window (kept in its file across restarts), bounds what a client can make it read, wait for or hold
+ * open, and logs one line per request it does not relay. Time is never waited out for the window: the
+ * test writes the relay's file as it would stand a month later and restarts it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -18,9 +22,14 @@ import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js'
 import { createWorld, type World } from '../harness/world.js';
 import { runAndDeliver } from '../harness/deliveries.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
+import { signWebhookBody } from '../../src/webhook/signature.js';
 
 const SECRET = 'relay-webhook-secret-0123456789';
 const GITHUB_TOKEN = 'ghs_relayToken0123456789abcdef';
+/** The relay's connection bound, its file of relayed events and its window, as the README writes them. */
+const MAX_CONNECTIONS = 32;
+const KEYS_FILE = 'relayed-events.txt';
+const WINDOW_DAYS = 30;
 
 /** The relay recipe's workflow: the README's second "Service webhook" block. */
 const RELAY_WORKFLOW = findRecipe('verify-webhook/README.md', 'Service webhook', 2)!;
@@ -36,9 +45,54 @@ async function freePort(): Promise<number> {
 let world: World;
 let github: FakeGitHub;
 let relay: ChildProcess;
+let port: number;
 let relayUrl: string;
 let dir: string;
 let relayLog = '';
+
+/** The README's relay, exactly as the reader copies it, started in `dir` (its file of events there). */
+async function startRelay(): Promise<void> {
+  relay = spawn(RUNTIMES[DEFAULT_RUNTIME], ['relay.mjs'], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH,
+      SVC_WEBHOOK_SECRET: SECRET,
+      GITHUB_TOKEN,
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_API_URL: github.url,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  relay.stdout?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
+  relay.stderr?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
+  await untilListening();
+}
+
+async function stopRelay(): Promise<void> {
+  const exited = new Promise((resolve) => relay.once('exit', resolve));
+  relay.kill();
+  await exited;
+}
+
+/**
+ * Until a GET is answered 405 (the relay takes POST only), polling its state, not a clock; then, once
+ * the relay's log line of that answer has arrived (and with it every earlier line), its log is cleared.
+ */
+async function untilListening(): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const answered = await fetch(relayUrl).then(
+      (reply) => reply.status,
+      () => 0,
+    );
+    if (answered === 405) break;
+    if (tries > 500) throw new Error(`the relay does not answer: ${relayLog}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (let tries = 0; !relayLog.includes(' 405 POST only ') && tries < 500; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  relayLog = '';
+}
 
 beforeAll(async () => {
   github = new FakeGitHub();
@@ -49,38 +103,15 @@ beforeAll(async () => {
     { webhooks: { attempts: 3, baseIntervalMs: 20 } },
   );
   dir = mkdtempSync(join(tmpdir(), 'svc-relay-'));
-  // The README's receiver, exactly as the reader copies it.
   writeFileSync(join(dir, 'relay.mjs'), findScript('verify-webhook/README.md', '// relay.mjs'));
-  const port = await freePort();
+  port = await freePort();
   relayUrl = `http://127.0.0.1:${port}/`;
-  relay = spawn(RUNTIMES[DEFAULT_RUNTIME], ['relay.mjs'], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      GITHUB_TOKEN,
-      GITHUB_REPOSITORY: 'acme/app',
-      GITHUB_API_URL: github.url,
-      PORT: String(port),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  relay.stdout?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
-  relay.stderr?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
-  // Listening once a GET is answered (405: the receiver takes POST only).
-  for (let tries = 0; ; tries++) {
-    const answered = await fetch(relayUrl).then(
-      (reply) => reply.status,
-      () => 0,
-    );
-    if (answered === 405) break;
-    if (tries > 500) throw new Error(`the relay did not start: ${relayLog}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await startRelay();
   world.sim.webhooks.add({ projectId: world.project.id, event: 'BUILD', url: relayUrl, secret: SECRET });
 });
 
 afterAll(async () => {
-  relay.kill();
+  await stopRelay();
   await world.sim.close();
   await github.close();
   rmSync(dir, { recursive: true, force: true });
@@ -89,6 +120,7 @@ afterAll(async () => {
 beforeEach(() => {
   github.dispatches.length = 0;
   world.sim.webhooks.clearDeliveries();
+  relayLog = '';
 });
 
 /** Dispatches webhook.yml (a finished iOS build, an errored Android one) and waits for every delivery. */
@@ -104,6 +136,7 @@ function handle(dispatch: ReceivedDispatch): Promise<WorkflowResult> {
     github: {
       event_name: 'repository_dispatch',
       repository: 'acme/app',
+      api_url: github.url,
       event: { action: dispatch.event_type, client_payload: dispatch.client_payload as never },
     },
   });
@@ -111,6 +144,7 @@ function handle(dispatch: ReceivedDispatch): Promise<WorkflowResult> {
 
 const bodyOf = (dispatch: ReceivedDispatch): string =>
   Buffer.from(String(dispatch.client_payload.body_base64), 'base64').toString('utf8');
+const statusOf = (body: string): string => (JSON.parse(body) as { status: string }).status;
 /** The delivery key of the event a body announces (interface v5): the hash of its identity. */
 const keyOf = (body: string): string => {
   const { id, status } = JSON.parse(body) as { id: string; status: string };
@@ -118,9 +152,44 @@ const keyOf = (body: string): string => {
     .update(JSON.stringify(['BUILD', id, status]))
     .digest('hex');
 };
+/** The events the relay's file holds, by key: when each was relayed. */
+const recorded = (): Record<string, number> =>
+  Object.fromEntries(
+    readFileSync(join(dir, KEYS_FILE), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.split(' ')[0], Number(line.split(' ')[1])]),
+  );
+const post = (body: string | Buffer, signature?: string): Promise<Response> =>
+  fetch(relayUrl, {
+    method: 'POST',
+    headers: signature === undefined ? {} : { 'svc-signature': signature },
+    body,
+  });
+/** The lines the relay logged. */
+const logLines = (): string[] => relayLog.split('\n').filter(Boolean);
+/**
+ * The relay's log once it holds `count` lines: its output reaches the test after its answers do, so a
+ * test waits for the lines its requests cause (and none arrives in the next test's log).
+ */
+async function logged(count: number): Promise<string[]> {
+  for (let tries = 0; logLines().length < count && tries < 500; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return logLines();
+}
+
+/** A raw connection to the relay: what it answered and whether it closed, driven by its events. */
+function rawConnection(): { socket: Socket; closed: Promise<string> } {
+  const socket = connect(port, '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  socket.on('error', () => undefined);
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+  return { socket, closed };
+}
 
 describe('the webhook relay of verify-webhook/README.md, as written', () => {
-  it('each signed delivery reaches the workflow byte for byte and is verified; a finished build is released', async () => {
+  it('each signed delivery reaches the workflow byte for byte and is verified; the relay records the key the workflow outputs; a finished build is released', async () => {
     await buildAndDeliver();
     const sent = world.sim.webhooks.deliveries;
     expect(sent.map((attempt) => attempt.status)).toEqual([200, 200]);
@@ -133,24 +202,26 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     }
 
     const byStatus = (status: string): ReceivedDispatch =>
-      github.dispatches.find((d) => (JSON.parse(bodyOf(d)) as { status: string }).status === status)!;
+      github.dispatches.find((d) => statusOf(bodyOf(d)) === status)!;
     const finished = await handle(byStatus('finished'));
     expect(finished.jobs.handle.result).toBe('success');
-    expect(finished.jobs.handle.outputs).toEqual({
-      status: 'finished',
-      'delivery-key': keyOf(bodyOf(byStatus('finished'))),
-    });
-    expect(finished.jobs.release.result).toBe('success');
-    expect(finished.jobs.release.steps[0].log).toContain(
-      `Releasing what delivery ${keyOf(bodyOf(byStatus('finished')))} announced`,
+    const key = keyOf(bodyOf(byStatus('finished')));
+    expect(finished.jobs.handle.outputs).toEqual({ status: 'finished', 'delivery-key': key });
+    // The relay and the workflow agree on the event: the key it recorded is the verify step's.
+    expect(Object.keys(recorded())).toEqual(
+      expect.arrayContaining([key, keyOf(bodyOf(byStatus('errored')))]),
     );
+    expect(finished.jobs.release.result).toBe('success');
+    expect(github.refs).toContain(`refs/tags/svc-delivery/${key}`);
+    expect(finished.jobs.release.steps[1].log).toBe(`Releasing what delivery ${key} announced`);
 
     const errored = await handle(byStatus('errored'));
     expect(errored.jobs.handle.result).toBe('failure');
     expect(errored.jobs.release.result).toBe('skipped');
+    expect(relayLog).toBe('');
   });
 
-  it('GitHub unreachable: 502, the service delivers again; a repeat has the same delivery-key, another delivery not', async () => {
+  it('GitHub unreachable: 502, nothing recorded, the service delivers again; a repeat of a relayed event, however serialised, is answered 200 and not dispatched', async () => {
     github.failNextDispatches = 1;
     await buildAndDeliver();
     const attempts = world.sim.webhooks.deliveries;
@@ -162,28 +233,44 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
       [1, 502],
       [2, 200],
     ]);
-    expect(retried[1].body).toBe(retried[0].body);
+    expect(github.dispatches).toHaveLength(2);
+    expect(await logged(1)).toEqual([expect.stringMatching(/ 502 GitHub answered 503 \(from \S+\)$/)]);
 
-    // The same body delivered once more (an acknowledgement lost on the way): a second identical event.
-    const repeat = await fetch(relayUrl, {
-      method: 'POST',
-      headers: { 'svc-signature': failed.signature, 'content-type': 'application/json' },
-      body: failed.body,
-    });
-    expect(repeat.status).toBe(200);
-    expect(github.dispatches).toHaveLength(3);
+    // The same event delivered once more (an acknowledgement lost on the way), as sent and re-serialised.
+    const key = keyOf(failed.body);
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(failed.body)).reverse()));
+    for (const [body, signature] of [
+      [failed.body, failed.signature],
+      [reordered, signWebhookBody(reordered, SECRET)],
+    ]) {
+      const repeat = await post(body, signature);
+      expect(repeat.status).toBe(200);
+      expect(await repeat.text()).toBe(`already relayed: event ${key}\n`);
+    }
+    expect(github.dispatches).toHaveLength(2);
+    expect((await logged(3)).slice(1)).toEqual([
+      expect.stringMatching(new RegExp(` 200 already relayed: event ${key} \\(from \\S+\\)$`)),
+      expect.stringMatching(new RegExp(` 200 already relayed: event ${key} \\(from \\S+\\)$`)),
+    ]);
+  });
 
-    const keys = await Promise.all(
-      github.dispatches.map(async (dispatch) => (await handle(dispatch)).jobs.handle.outputs['delivery-key']),
-    );
-    const repeated = github.dispatches.map((dispatch) => bodyOf(dispatch) === failed.body);
-    expect(repeated.filter(Boolean)).toHaveLength(2);
-    const repeatKeys = keys.filter((_, index) => repeated[index]);
-    const otherKeys = keys.filter((_, index) => !repeated[index]);
-    expect(repeatKeys).toEqual([keyOf(failed.body), keyOf(failed.body)]);
-    expect(otherKeys).toHaveLength(1);
-    expect(otherKeys[0]).not.toBe(repeatKeys[0]);
-    expect(otherKeys[0]).toMatch(/^[0-9a-f]{64}$/);
+  it('unsigned or wrongly signed deliveries are answered 401 and never dispatched; one log line each, without body or signature', async () => {
+    const genuine = JSON.stringify({ id: randomUUID(), status: 'finished', buildDetailsPageUrl: 'x' });
+    const forged: Array<[string, string | undefined]> = [];
+    for (let i = 0; i < 5; i++) forged.push([genuine, undefined]);
+    for (let i = 0; i < 5; i++)
+      forged.push([genuine, `sha1=${createHash('sha1').update(`${i}`).digest('hex')}`]);
+    for (let i = 0; i < 5; i++)
+      forged.push([genuine, signWebhookBody(genuine, `another-secret-${i}-0123456789`)]);
+    for (let i = 0; i < 5; i++) forged.push([`${genuine} `, signWebhookBody(genuine, SECRET)]);
+    const answers = await Promise.all(forged.map(([body, signature]) => post(body, signature)));
+    expect(answers.map((answer) => answer.status)).toEqual(forged.map(() => 401));
+    expect(github.dispatches).toEqual([]);
+    expect(await logged(20)).toHaveLength(20);
+    for (const line of logLines()) {
+      expect(line).toMatch(/^\S+Z 401 svc-signature missing or wrong \(from \S+\)$/);
+    }
+    for (const [, signature] of forged) if (signature) expect(relayLog).not.toContain(signature.slice(5));
   });
 
   it('a body too large for client_payload is refused with 413, a status the service delivers again on', async () => {
@@ -198,21 +285,109 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
       [3, 413, false],
     ]);
     expect(github.dispatches).toEqual([]);
+    expect(await logged(3)).toHaveLength(3);
   });
 
-  it('the largest body the relay takes fits in client_payload (GitHub accepts it), one byte more is 413', async () => {
-    const send = (size: number): Promise<Response> =>
-      fetch(relayUrl, {
-        method: 'POST',
-        headers: { 'svc-signature': `sha1=${'0'.repeat(40)}` },
-        body: '{'.padEnd(size, ' '),
-      });
+  it('the largest signed body the relay takes fits in client_payload (GitHub accepts it), one byte more is 413', async () => {
     const largest = 45 * 1024;
-    expect((await send(largest)).status).toBe(200);
+    const payload = JSON.stringify({ id: randomUUID(), status: 'finished', buildDetailsPageUrl: 'x' });
+    const padded = (size: number): string => payload.padEnd(size, ' ');
+    const accepted = await post(padded(largest), signWebhookBody(padded(largest), SECRET));
+    expect(accepted.status).toBe(200);
     expect(github.dispatches).toHaveLength(1);
     expect(JSON.stringify(github.dispatches[0].client_payload).length).toBeLessThan(CLIENT_PAYLOAD_LIMIT);
-    expect((await send(largest + 1)).status).toBe(413);
+    const tooLarge = await post(padded(largest + 1), signWebhookBody(padded(largest + 1), SECRET));
+    expect(tooLarge.status).toBe(413);
     expect(github.dispatches).toHaveLength(1);
-    expect(relayLog).toBe('');
+    expect(await logged(1)).toEqual([
+      expect.stringMatching(/ 413 too large for a repository_dispatch event /),
+    ]);
+  });
+
+  it('past 45 KiB the relay stops reading: 413 and the connection closed, while the client still sends', async () => {
+    // A declared length over the limit: answered before any of the body is read.
+    const declared = rawConnection();
+    declared.socket.write(`POST / HTTP/1.1\r\nhost: relay\r\ncontent-length: ${10 * 1024 * 1024}\r\n\r\n`);
+    // A chunked body with no declared length: answered once it passes the limit, its end never sent.
+    const chunked = rawConnection();
+    chunked.socket.write('POST / HTTP/1.1\r\nhost: relay\r\ntransfer-encoding: chunked\r\n\r\n');
+    const chunk = 'x'.repeat(46 * 1024);
+    chunked.socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    for (const answer of await Promise.all([declared.closed, chunked.closed]))
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(github.dispatches).toEqual([]);
+    expect(await logged(2)).toEqual([
+      expect.stringMatching(/ 413 too large for a repository_dispatch event /),
+      expect.stringMatching(/ 413 too large for a repository_dispatch event /),
+    ]);
+  });
+
+  it('a request slow to send its headers, or its body, is answered 408 and closed within seconds, not minutes', async () => {
+    const headers = rawConnection();
+    headers.socket.write('POST / HTTP/1.1\r\nhost: relay\r\n');
+    const body = rawConnection();
+    body.socket.write('POST / HTTP/1.1\r\nhost: relay\r\ncontent-length: 100\r\n\r\n{"id":');
+    // Node's defaults keep both open for a minute and five; the relay closes them after 5 and 10 s.
+    for (const answer of await Promise.all([headers.closed, body.closed]))
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(await logged(2)).toEqual([
+      expect.stringMatching(/ ERR_HTTP_REQUEST_TIMEOUT \(from \S+\)$/),
+      expect.stringMatching(/ ERR_HTTP_REQUEST_TIMEOUT \(from \S+\)$/),
+    ]);
+  }, 30_000);
+
+  it(`at most ${MAX_CONNECTIONS} connections at once: one more is closed unanswered and logged, and served again once one closes`, async () => {
+    const open = Array.from({ length: MAX_CONNECTIONS }, () => rawConnection());
+    await Promise.all(open.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
+    // Accepted in order after the others: the relay already holds its bound.
+    const extra = rawConnection();
+    extra.socket.write('GET / HTTP/1.1\r\nhost: relay\r\n\r\n');
+    expect(await extra.closed).toBe('');
+    expect(await logged(1)).toEqual([
+      expect.stringMatching(new RegExp(` connection refused: ${MAX_CONNECTIONS} open \\(from \\S+\\)$`)),
+    ]);
+    for (const { socket } of open) socket.destroy();
+    await Promise.all(open.map(({ closed }) => closed));
+    await untilListening();
+  });
+
+  it("a replay after the relay's window is dispatched again, and the release job finds its tag and releases nothing", async () => {
+    await buildAndDeliver();
+    const finished = github.dispatches.find((d) => statusOf(bodyOf(d)) === 'finished')!;
+    const key = keyOf(bodyOf(finished));
+    expect((await handle(finished)).jobs.release.steps[1].outcome).toBe('success');
+    const captured = { body: bodyOf(finished), signature: String(finished.client_payload.signature) };
+
+    // Within the window: answered 200 and not dispatched.
+    expect((await post(captured.body, captured.signature)).status).toBe(200);
+    expect(github.dispatches).toHaveLength(2);
+    expect(await logged(1)).toEqual([expect.stringMatching(` 200 already relayed: event ${key} `)]);
+
+    // The relay's file as it stands a month later (every event relayed longer ago than its window),
+    // and the relay restarted: it forgets them, as it would by then.
+    const monthAgo = Date.now() - (WINDOW_DAYS + 1) * 24 * 60 * 60 * 1000;
+    writeFileSync(
+      join(dir, KEYS_FILE),
+      Object.keys(recorded())
+        .map((event) => `${event} ${monthAgo}\n`)
+        .join(''),
+    );
+    await stopRelay();
+    await startRelay();
+    expect(recorded()).toEqual({});
+
+    // The captured body still verifies (a signature has no expiry): relayed, and the workflow runs.
+    const replay = await post(captured.body, captured.signature);
+    expect(replay.status).toBe(200);
+    expect(await replay.text()).toBe('relayed\n');
+    expect(github.dispatches).toHaveLength(3);
+    expect(Object.keys(recorded())).toEqual([key]);
+    const replayed = await handle(github.dispatches[2]);
+    expect(replayed.jobs.handle.result).toBe('success');
+    expect(replayed.jobs.handle.outputs['delivery-key']).toBe(key);
+    expect(replayed.jobs.release.steps[0].log).toBe(
+      `Delivery ${key} was claimed before (its tag exists): nothing to release.`,
+    );
+    expect(replayed.jobs.release.steps[1].outcome).toBe('skipped');
   });
 });

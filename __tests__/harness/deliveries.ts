@@ -55,10 +55,15 @@ export function deliveriesOf(receiver: Receiver): Delivery[] {
   }));
 }
 
-/** The github context of the `repository_dispatch` event the README's relay makes of `delivery`. */
-export function relayEvent(delivery: Delivery): Record<string, Json> {
+/**
+ * The github context of the `repository_dispatch` event the README's relay makes of `delivery`, in the
+ * repository `acme/app` of the fake GitHub at `apiUrl` (where the recipe's release job creates its tag).
+ */
+export function relayEvent(delivery: Delivery, apiUrl: string): Record<string, Json> {
   return {
     event_name: 'repository_dispatch',
+    repository: 'acme/app',
+    api_url: apiUrl,
     event: {
       action: 'svc-webhook',
       client_payload: { signature: delivery.signature, body_base64: delivery.body.toString('base64') },

@@ -32,6 +32,7 @@ const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js
 const { findRecipe } = await import('../../__tests__/harness/recipes.js');
 const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
 const { deliveriesOf, relayEvent } = await import('../../__tests__/harness/deliveries.js');
+const { FakeGitHub } = await import('../../__tests__/harness/fake-github.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
 type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;
@@ -159,6 +160,9 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
   // A receiver standing for the relay of the README's webhook recipe: it keeps each delivery as sent.
   const receiver = await startReceiver(() => 200);
+  // GitHub's API as the relay workflow's release job meets it (its tag of the delivery).
+  const github = new FakeGitHub();
+  await github.start();
   try {
     const account = sim.addAccount({ name: 'acme' });
     // The project's repository, in memory: its head commit is the one the pull request is at.
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
     const relayWorkflow = findRecipe('verify-webhook/README.md', 'Service webhook', 2)!;
     if (delivery) {
       const relayed = (body: Buffer): Promise<WorkflowResult> =>
-        runWorkflow(relayWorkflow.text, { ...engine, github: relayEvent({ ...delivery, body }) });
+        runWorkflow(relayWorkflow.text, { ...engine, github: relayEvent({ ...delivery, body }, github.url) });
       console.log(`\n${bold("── verify-webhook/README.md's relay workflow, on the build's delivery ──")}`);
       const accepted = await relayed(delivery.body);
       const verified = accepted.jobs.handle.steps[1];
@@ -265,6 +269,7 @@ async function main(): Promise<void> {
   } finally {
     await sim.close();
     await receiver.close();
+    await github.close();
   }
 }
 

@@ -19,6 +19,7 @@ import {
   runAndDeliver,
 } from '../../__tests__/harness/deliveries.js';
 import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
+import { FakeGitHub } from '../../__tests__/harness/fake-github.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
@@ -39,12 +40,15 @@ if (!recipe) {
   process.exit(title ? 1 : 0);
 }
 
-/** The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build. */
-async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
+/**
+ * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
+ * in the repository of a fake GitHub API (where the relay workflow's release job creates its tag).
+ */
+async function relayedDelivery(world: World, github: FakeGitHub): Promise<Record<string, unknown>> {
   const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
   await runAndDeliver(world.sim, world.project, world.token, 'build-ios-simulator.yml');
   await receiver.close();
-  return relayEvent(deliveriesOf(receiver)[0]);
+  return relayEvent(deliveriesOf(receiver)[0], github.url);
 }
 
 const world = await createWorld(RECIPE_WORKFLOWS);
@@ -53,9 +57,11 @@ console.log(
 );
 let failed: boolean;
 const workspace = createUserProject();
+const githubApi = new FakeGitHub();
+await githubApi.start();
 try {
   const github = /\brepository_dispatch\b/.test(recipe.text)
-    ? await relayedDelivery(world)
+    ? await relayedDelivery(world, githubApi)
     : {
         event_name: 'pull_request',
         sha: world.repo.headSha,
@@ -73,6 +79,7 @@ try {
 } finally {
   await stopLeftSessions(world);
   await world.sim.close();
+  await githubApi.close();
   removeUserProject(workspace);
 }
 process.exit(failed ? 1 : 0);
