@@ -223,7 +223,9 @@ const RECIPES: Record<string, Expectation[]> = {
       check: (result, world) => {
         expect(result.jobs.dispatch.result).toBe('success');
         expect(result.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
-        const left = github.statuses.filter((status) => status.context.startsWith('svc/e2e'));
+        // This gate's statuses: those that name its run (an earlier recipe posted svc/e2e too).
+        const runId = result.jobs.dispatch.steps[0].outputs['run-id'];
+        const left = github.statuses.filter((status) => status.description?.includes(`[svc:${runId}`));
         expect(left.length).toBeGreaterThan(0);
         for (const status of left) {
           expect(status.sha).toBe(world.repo.headSha);
@@ -271,7 +273,7 @@ const RECIPES: Record<string, Expectation[]> = {
 
         // The relay's repository_dispatch of a build delivery: that build's commit, at once.
         await leaveStatuses();
-        const relayed = await run({ ...on, ...relayEvent(deliveries.finished) });
+        const relayed = await run({ ...on, ...relayEvent(deliveries.finished, github.url) });
         expect(relayed.jobs.sync.steps[0].outputs.commit).toBe(head);
         expect(Number(relayed.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
         expect(Object.values(settled()).every((state) => state === 'success')).toBe(true);
@@ -395,9 +397,13 @@ afterAll(async () => {
   await github.close();
 });
 
+/** GitHub run ids: each recipe run is a workflow run of its own (the statuses tell runs apart by it). */
+let githubRuns = 100;
+
 /** The github context of a recipe run as a pull request's. */
 function pullRequestContext(): Record<string, never> {
   return {
+    run_id: String(++githubRuns),
     event_name: 'pull_request',
     sha: world.repo.headSha,
     repository: 'acme/app',
