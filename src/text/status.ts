@@ -1,6 +1,7 @@
 /**
- * The icon every summary, comment and log table puts before a run's, a job's or a session's status,
- * so that one status reads the same everywhere. A status the service added later gets ❔.
+ * The icon every summary, comment and log table puts before a run's, a job's, a session's or a
+ * webhook delivery's status, so that one status reads the same everywhere. A status the service
+ * added later gets ❔.
  */
 import { markdownText } from './markdown.js';
 
@@ -18,6 +19,8 @@ const STATUS_ICON: Record<string, string> = {
   // A commit status's own states (github/statuses.ts), where they differ from the service's words.
   pending: '⏳',
   error: '⚠️',
+  // A build's or a submission's, in a webhook payload.
+  finished: '✅',
 };
 
 /** A status with its icon, for a table cell or a list. */

@@ -11,14 +11,9 @@
 import { redactDeep } from '../github/io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { formatElapsed } from '../text/plain.js';
+import { status } from '../text/status.js';
 import { formatTimestamp, msBetween } from '../text/time.js';
 import type { WebhookFields } from './fields.js';
-
-const STATUS_ICON: Record<string, string> = { finished: '✅', errored: '❌', canceled: '⏹️' };
-
-function status(value: string): string {
-  return `${STATUS_ICON[value] ?? '❔'} ${markdownText(value, 40)}`;
-}
 
 const capitalised = (kind: string): string => kind[0].toUpperCase() + kind.slice(1);
 
