@@ -1,12 +1,13 @@
 /**
  * The service's routes: device run sessions and workflows. Check order on every route: Authorization
  * header (400 UNAUTHORIZED_ERROR) → token (401) → request validation incl. UUID format (400) →
- * existence (404) → permission (403) → account rules and the rest.
+ * existence (404) → permission (403) → account rules and the rest. A dispatch's project that does not
+ * exist is a 403 (the spec's dispatch 404s are about the Git ref and the workflow file).
  */
 import type { DispatchedRunResource } from '../src/service/contract.js';
 import type { Registry, Role } from './accounts.js';
 import { startRun, validateDispatch } from './dispatch.js';
-import { notFound, requireUuid } from './errors.js';
+import { forbidden, notFound, requireUuid } from './errors.js';
 import { ok, parseJsonBody, type RequestContext, type Route } from './server.js';
 import { applyAccountRules, validateSessionRequest } from './session-request.js';
 import type { SessionManager } from './sessions.js';
@@ -85,7 +86,8 @@ export function serviceRoutes({ registry, sessions, workflows }: RouteDeps): Rou
         const actor = auth(ctx);
         const body = validateDispatch(parseJsonBody(ctx));
         const project = registry.projects.get(body.appId);
-        if (!project) throw notFound(`No project with id ${body.appId} (appId)`);
+        // The spec's dispatch has no 404 for a project: its 403 is "Token has no access to appId".
+        if (!project) throw forbidden(`Token has no access to project ${body.appId} (appId)`);
         registry.requireRole(
           actor,
           project,

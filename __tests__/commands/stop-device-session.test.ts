@@ -99,12 +99,12 @@ describe('stopSession', () => {
     );
   });
 
-  it('an unknown session: it does not exist, or this token cannot see it', async () => {
+  it('an unknown session: the service has no session with that id', async () => {
     const error = await failure(stopSession(client, UNKNOWN_ID, { deadline: Date.now() + 10_000 }));
     expect(error).toBeInstanceOf(StopNotConfirmed);
     expect(error.message).toMatch(
       new RegExp(
-        `^Device session ${UNKNOWN_ID} was not found: it does not exist, or this token cannot see it \\(404: .+\\)\\.$`,
+        `^Device session ${UNKNOWN_ID} was not found: the service has no session with that id \\(404: .+\\)\\.$`,
       ),
     );
     // Running the command again would not help: nothing advises it.
@@ -179,7 +179,7 @@ describe('the stop-device-session command', () => {
   it('an unknown session fails the step with the not-found message and no output', async () => {
     const io = createTestIO();
     const error = await failure(stop(UNKNOWN_ID, io));
-    expect(error.message).toContain('it does not exist, or this token cannot see it');
+    expect(error.message).toContain('the service has no session with that id');
     expect(io.outputs).toEqual({});
   });
 });

@@ -112,11 +112,11 @@ describe('edges on node24', () => {
     ]);
   });
 
-  it('stopping an unknown session says it does not exist or cannot be seen, without advising to stop it again', async () => {
+  it('stopping an unknown session says the service has no such session, without advising to stop it again', async () => {
     const run = await step('stop-device-session', { ...world.api, 'session-id': UNKNOWN_ID });
     const error = expectOneError(run);
     expect(error).toContain(
-      `Device session ${UNKNOWN_ID} was not found: it does not exist, or this token cannot see it (404: `,
+      `Device session ${UNKNOWN_ID} was not found: the service has no session with that id (404: `,
     );
     expect(error).not.toMatch(/stop-device-session|stop it|try again/i);
     expect(apiRequests(world.sim).map((r) => `${r.method} ${r.path}`)).toEqual([

@@ -161,7 +161,7 @@ describe('run-workflow, as the sub-action and as the root action', () => {
     expect(result.exitCode).toBe(1);
     const error = result.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
     expect(error).toContain(
-      'Dispatching workflow gate.yml failed: Permission denied (403 Forbidden); the token needs access to the project and a role that allows this operation [',
+      `Dispatching workflow gate.yml failed: Permission denied (403 Forbidden); the token has no access to project ${world.project.id}: check \`app-id\`, and that the token (a robot's or a person's, of the account that owns the project) has access to that project and a role that may dispatch workflows [`,
     );
     expect(error).not.toContain('device sessions');
     expect(world.sim.runs()).toEqual([]);
@@ -435,7 +435,7 @@ describe('run-workflow errors and faults', () => {
     ]);
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toMatch(
-      /::error::Dispatching workflow gate\.yml failed: Not found \(404\) \[NOT_FOUND\]: .*no-such-branch/,
+      /::error::Dispatching workflow gate\.yml failed: Not found \(404\): the Git ref no-such-branch \(`git-ref`\) does not exist in the repository linked to the project, or the workflow file gate\.yml \(`workflow`\) is not on that ref \[NOT_FOUND\]: .*no-such-branch/,
     );
     expect(rejected.exitCode).toBe(1);
     expect([missing.outputs.outcome, rejected.outputs.outcome]).toEqual(['failure', 'failure']);

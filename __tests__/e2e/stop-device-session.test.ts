@@ -104,7 +104,7 @@ describe('stop-device-session job summary', () => {
     expect(result.exitCode).toBe(1);
     expect(result.summary).toContain(`### Device session \`${UNKNOWN_ID}\`: ❓ not found\n`);
     expect(result.summary).toMatch(
-      /^> Device session .* was not found: it does not exist, or this token cannot see it \(404: /m,
+      /^> Device session .* was not found: the service has no session with that id \(404: /m,
     );
     expect(result.summary).not.toContain('may still be running');
   });

@@ -199,7 +199,7 @@ describe('wait-for-device-session', () => {
     expect(errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Error: Waiting for the device session failed: Reading device session ${unknown} failed: Not found \\(404\\): it does not exist, or this token cannot see it`,
+          `^Error: Waiting for the device session failed: Reading device session ${unknown} failed: Not found \\(404\\): there is no device session with that id`,
         ),
       ),
     ]);

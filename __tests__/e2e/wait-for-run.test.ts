@@ -181,7 +181,7 @@ describe('wait-for-run', () => {
     expect(world.sim.requests).toEqual([]);
   });
 
-  it('a run that does not exist (or the token cannot see) is not found: nothing "goes on"', async () => {
+  it('a run that does not exist is not found: nothing "goes on"', async () => {
     const result = await follow('4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b');
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toEqual({
@@ -189,7 +189,7 @@ describe('wait-for-run', () => {
       outcome: 'failure',
     });
     expect(result.stdout).toContain(
-      '::error::Workflow run 4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b was not found (404): it does not exist, or this token cannot see it (a run of another project or account). Check `run-id` and the token.',
+      '::error::Workflow run 4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b was not found (404): the service has no run with that id. Check `run-id`.',
     );
     expect(result.stdout).not.toContain('goes on');
     expect(result.stdout).not.toMatch(/\n\s+at /);

@@ -92,7 +92,7 @@ describe('ServiceClient against the simulator', () => {
     await expect(client.getWorkflowRun('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
       status: 404,
       message: expect.stringMatching(
-        /^Reading workflow run 0{8}-0{4}-4000-8000-0{12} failed: Not found \(404\): it does not exist, or this token cannot see it .*\[NOT_FOUND\]: ./,
+        /^Reading workflow run 0{8}-0{4}-4000-8000-0{12} failed: Not found \(404\): there is no workflow run with that id \[NOT_FOUND\]: ./,
       ),
     });
     const error = await client

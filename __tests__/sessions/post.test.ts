@@ -280,13 +280,13 @@ describe('post step', () => {
     expect(process.exitCode).toBe(1);
   });
 
-  it('a session the token cannot see: one error that says so, exit 1', async () => {
+  it('a session the service does not have: one error that says so, exit 1', async () => {
     const io = await post(stateOf({ id: '00000000-0000-4000-8000-000000000000', url: '' }));
     expect(byKind(io, 'error')).toEqual([
       {
         kind: 'error',
         text: expect.stringMatching(
-          /^Device session 0{8}-0{4}-4000-8000-0{12} was not found: it does not exist, or this token cannot see it \(404: /,
+          /^Device session 0{8}-0{4}-4000-8000-0{12} was not found: the service has no session with that id \(404: /,
         ),
       },
     ]);

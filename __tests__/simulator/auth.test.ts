@@ -183,7 +183,7 @@ describe('authentication and authorization', () => {
     expect(errorCodes(reply)).toEqual(['NOT_FOUND']);
   });
 
-  it('unknown project → 404 on create and dispatch', async () => {
+  it("unknown project → 404 on create; 403 on dispatch (the spec's dispatch 404s are the ref and the file)", async () => {
     w = await createWorld(WORKFLOWS);
     const s = await call(w.sim, 'POST', '/v2/device-run-sessions', {
       token: w.token,
@@ -193,8 +193,9 @@ describe('authentication and authorization', () => {
       token: w.token,
       body: { appId: UNKNOWN_UUID, gitRef: 'main', fileName: 'ci.yml' },
     });
-    expect([s.status, d.status]).toEqual([404, 404]);
+    expect([s.status, d.status]).toEqual([404, 403]);
     expect(errorMessages(s)).toMatch(UNKNOWN_UUID);
+    expect(errorMessages(d)).toMatch(`Token has no access to project ${UNKNOWN_UUID} (appId)`);
   });
 
   it('check order: header → token → UUID format → existence → permission', async () => {

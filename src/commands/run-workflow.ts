@@ -16,7 +16,8 @@ import {
 } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
-import { checkBeforeDispatch } from '../runs/dispatch-check.js';
+import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
+import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 import { shortHash } from '../github/comment-body.js';
@@ -57,9 +58,10 @@ export const runWorkflow = defineCommand({
     },
     'dry-run': {
       description:
-        '`true`: make every check that needs no dispatch (the inputs; ' +
-        'with a checkout of the commit, the workflow file, `inputs` and `jobs` against it), then stop with outcome `dry-run`: ' +
-        'nothing is dispatched.',
+        '`true`: make every check that creates nothing (the inputs; ' +
+        'with a checkout of the commit, that the workflow file is there and takes `inputs` and `jobs`; ' +
+        'one read of a run that does not exist, for the address and the token), then stop with outcome `dry-run`: ' +
+        "nothing is dispatched. The summary says what only a real dispatch can tell (the project and the token's access to it).",
       default: 'false',
       parse: parse.boolean,
     },
@@ -107,31 +109,43 @@ export const runWorkflow = defineCommand({
       const startedAt = Date.now();
       const deadline = startedAt + api.timeoutMs;
 
-      const checked = await checkBeforeDispatch(values, context, deadline);
+      const check = await checkBeforeDispatch(values, context, deadline);
+      const client = context.client(api);
       if (values['dry-run']) {
+        const said = await dryRun(values, check, {
+          io,
+          client,
+          baseUrl: api.baseUrl,
+          appId: values['app-id'],
+          deadline,
+          signal,
+        });
         io.info(
-          `Dry run: ${checked} Nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment).`,
+          `Dry run: nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment). Checked: ${said.checked.join(' ')} Not checked: ${said.unchecked.join(' ')}`,
         );
         await io.appendSummary(
           renderRunSummary(
-            { title: values.workflow, runId: '', runUrl: '', outcome: 'dry-run', reason: checked },
+            { title: values.workflow, runId: '', runUrl: '', outcome: 'dry-run', dryRun: said },
             io.redact,
           ),
         );
         return 'dry-run';
       }
 
-      const client = context.client(api);
       io.info(`Dispatching workflow ${values.workflow} on ${values['git-ref']} at ${hostOf(api.baseUrl)}.`);
-      const dispatched = await client.dispatchWorkflow(
-        {
-          appId: values['app-id'],
-          gitRef: values['git-ref'],
-          fileName: values.workflow,
-          inputs: values.inputs,
-        },
-        { deadline, signal },
-      );
+      const dispatched = await client
+        .dispatchWorkflow(
+          {
+            appId: values['app-id'],
+            gitRef: values['git-ref'],
+            fileName: values.workflow,
+            inputs: values.inputs,
+          },
+          { deadline, signal },
+        )
+        .catch((error: unknown) => {
+          throw explainDispatchFailure(error, values, check.file);
+        });
       const runUrl = dispatched.url ?? '';
       // No status before the read that shows the run's commit (commit-statuses.ts).
       const statuses = values['commit-statuses']

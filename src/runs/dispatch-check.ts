@@ -1,17 +1,19 @@
 /**
- * Everything run-workflow checks before it dispatches (and all that `dry-run: true` does): the
- * workflow file in the workspace against `inputs` and `jobs` (workflow-file.ts), then the deadline
- * and the cancellation, so that nothing is dispatched by a step that is already out of time or
- * cancelled. What could not be checked is said once, with what would let it be checked.
+ * Everything run-workflow checks before it dispatches (and all that a dry run checks in the
+ * workspace): the workflow file in the workspace against `inputs` and `jobs` (workflow-file.ts),
+ * then the deadline and the cancellation, so that nothing is dispatched by a step that is already
+ * out of time or cancelled. What could not be checked is said once, with what would let it be
+ * checked. What the workspace showed also explains a dispatch the service answers with its 404.
  */
 import type { ActionIO } from '../github/io.js';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { ActionFailure } from '../errors.js';
-import { oneLine } from '../text/plain.js';
+import { ServiceError } from '../service/errors.js';
+import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { RunFailure } from './step.js';
-import { checkWorkflowFile, type FileCheck } from './workflow-file.js';
+import { checkWorkflowFile, WORKFLOWS_FOLDER, type FileCheck } from './workflow-file.js';
 
-interface Planned {
+export interface Planned {
   workflow: string;
   'git-ref': string;
   inputs?: DispatchInputs;
@@ -26,12 +28,19 @@ interface Context {
   workspace?: string;
 }
 
-/** Checks the dispatch; returns what was checked, in a sentence; throws when it must not happen. */
+/** What the check found: the file check itself, and the sentences of what it checked and did not. */
+export interface DispatchCheck {
+  file: FileCheck;
+  checked: string[];
+  unchecked: string[];
+}
+
+/** Checks the dispatch; says what was checked and what was not; throws when it must not happen. */
 export async function checkBeforeDispatch(
   plan: Planned,
   context: Context,
   deadline: number,
-): Promise<string> {
+): Promise<DispatchCheck> {
   const { io, signal, workspace } = context;
   const check: FileCheck = workspace
     ? await checkWorkflowFile({
@@ -53,21 +62,25 @@ export async function checkBeforeDispatch(
     throw new ActionFailure(
       `Not dispatched: the workflow file ${check.file} (in the workspace, the commit git-ref names) does not accept this dispatch. ${check.problems.join(' ')}`,
     );
-  const said: string[] = ['The inputs are valid.'];
+  const checked: string[] = ['The inputs are valid.'];
+  const unchecked: string[] = [];
   if (check.commit)
-    said.push(`git-ref ${oneLine(plan['git-ref'], 100)} is commit ${check.commit} in the workspace.`);
+    checked.push(`git-ref ${oneLine(plan['git-ref'], 100)} is commit ${check.commit} in the workspace.`);
   if (check.file) {
     const what = plan.jobs && !check.uncheckedJobs ? 'inputs and jobs' : 'inputs';
     io.info(`Checked ${what} against ${check.file} in the workspace.`);
-    said.push(`${check.file} accepts the ${what}.`);
-  } else said.push(`The workflow file was not checked: ${check.skipped ?? 'unknown'}.`);
+    checked.push(`${check.file} accepts the ${what}.`);
+  } else if (!check.absent) unchecked.push(`The workflow file: ${check.skipped ?? 'unknown'}.`);
   if (check.uncheckedJobs) {
     // Once, here: the run's jobs are checked on every read, and only this step knows why it could not be earlier.
-    const unchecked =
-      `\`jobs\` (${check.uncheckedJobs.selectors.map((selector) => oneLine(selector, 80)).join(', ')}) could not be checked before the dispatch: ` +
-      `${check.uncheckedJobs.why}. ${plan['dry-run'] ? 'A dry run cannot check it otherwise' : "It is checked against the run's jobs once the run is read"}${check.commit ? '' : `; a checkout of the commit git-ref names (actions/checkout with \`ref: ${oneLine(plan['git-ref'], 100)}\`) before this step lets it be checked before the dispatch`}.`;
-    io.info(unchecked);
-    said.push(unchecked);
+    const { selectors, why } = check.uncheckedJobs;
+    const line = (because: string): string =>
+      `\`jobs\` (${selectors.map((selector) => oneLine(selector, 80)).join(', ')}) could not be checked before the dispatch${because}. ` +
+      `${plan['dry-run'] ? 'A dry run cannot check it otherwise' : "It is checked against the run's jobs once the run is read"}` +
+      `${check.commit ? '' : `; a checkout of the commit git-ref names (actions/checkout with \`ref: ${oneLine(plan['git-ref'], 100)}\`) before this step lets it be checked before the dispatch`}.`;
+    io.info(line(`: ${why}`));
+    // In the list of what was not checked, the reason the workflow file gave already is not said again.
+    unchecked.push(line(check.file || check.absent ? `: ${why}` : ' (the workflow file was not checked)'));
   }
   if (signal.aborted)
     throw new RunFailure(
@@ -79,5 +92,44 @@ export async function checkBeforeDispatch(
       `timeout-minutes (${plan['timeout-minutes']}) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.`,
       'timed-out',
     );
-  return said.join(' ');
+  return { file: check, checked, unchecked };
+}
+
+/**
+ * What the workspace shows about a Git ref and a workflow file, for a dispatch the service answered
+ * with its 404 (no such ref, or no such file on it); undefined when the workspace shows nothing.
+ */
+export function workspaceShows(
+  plan: Pick<Planned, 'workflow' | 'git-ref'>,
+  check: FileCheck,
+): string | undefined {
+  const ref = oneLine(plan['git-ref'], 100);
+  if (check.absent) return `In the workspace, ${absentFile(plan.workflow, check.commit ?? '', check.absent)}`;
+  if (check.commit)
+    return (
+      `In the workspace, git-ref ${ref} is the checked-out commit ${check.commit.slice(0, 12)} and has ${WORKFLOWS_FOLDER}/${plan.workflow}: ` +
+      'the repository linked to the project may not have that commit (push it) or may be another repository.'
+    );
+  // Only what is about the ref: "no workspace" or "not a repository" says nothing of it.
+  return check.skipped?.includes(ref) ? `In the workspace, ${withoutFinalDots(check.skipped)}.` : undefined;
+}
+
+/** A workflow file that is not in the commit: what its workflows folder holds instead. */
+function absentFile(workflow: string, commit: string, absent: NonNullable<FileCheck['absent']>): string {
+  const at = `commit ${commit.slice(0, 12)} (the one git-ref names)`;
+  if (absent.folder.length === 0) return `${at} has no ${WORKFLOWS_FOLDER}/ folder.`;
+  const shown = absent.folder.slice(0, 20).map((name) => oneLine(name, 80));
+  const more = absent.folder.length > shown.length ? ` and ${absent.folder.length - shown.length} more` : '';
+  const sameButCase = absent.sameButCase
+    ? ` ${oneLine(absent.sameButCase, 80)} differs from \`workflow: ${oneLine(workflow, 80)}\` only in case: file names are case-sensitive.`
+    : '';
+  return `${at} has no ${WORKFLOWS_FOLDER}/${oneLine(workflow, 80)}; its ${WORKFLOWS_FOLDER}/ holds ${shown.join(', ')}${more}.${sameButCase}`;
+}
+
+/** A dispatch's 404 from the service, told with what the workspace shows; any other error as it is. */
+export function explainDispatchFailure(error: unknown, plan: Planned, check: FileCheck): unknown {
+  if (!(error instanceof ServiceError) || error.status !== 404 || error.baseUrlAdvice) return error;
+  const shows = workspaceShows(plan, check);
+  if (shows) error.message = `${withoutFinalDots(error.message)}. ${shows}`;
+  return error;
 }

@@ -146,8 +146,8 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   if (!exists && error instanceof ServiceError && error.status === 404)
     return new ActionFailure(
       `Workflow run ${followed.runId} was not found (404): ` +
-        `it does not exist, or this token cannot see it (a run of another project or account). ` +
-        `Check \`run-id\` and the token.${error.serviceMessage ? ` The service said: ${error.serviceMessage}` : ''}${error.baseUrlAdvice ? ` ${error.baseUrlAdvice}` : ''}`,
+        `the service has no run with that id. ` +
+        `Check \`run-id\`.${error.serviceMessage ? ` The service said: ${error.serviceMessage}` : ''}${error.baseUrlAdvice ? ` ${error.baseUrlAdvice}` : ''}`,
     );
   if (!exists) return error;
   const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;

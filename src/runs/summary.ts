@@ -8,7 +8,13 @@
  * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
 import { firstJobError, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
-import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
+import {
+  markdownCode,
+  markdownLink,
+  markdownMessage,
+  markdownSentence,
+  markdownText,
+} from '../text/markdown.js';
 import { bounded, formatElapsed } from '../text/plain.js';
 import { redactDeep } from '../github/io.js';
 import { status } from '../text/status.js';
@@ -41,8 +47,10 @@ interface RunReport {
   /** The jobs the step followed (`jobs` input: keys and `type:` selectors); all when undefined. */
   jobs?: string[];
   waitedMs?: number;
-  /** What the step said when it failed (with `dry-run`, what it checked), in plain text (escaped here). */
+  /** What the step said when it failed, in plain text (escaped here). */
   reason?: string;
+  /** With `dry-run`: the action's own sentences of what it checked and what it could not. */
+  dryRun?: { checked: string[]; unchecked: string[] };
   /** The ref the step dispatched, shown while the run has not been read (`wait: false`). */
   gitRef?: string;
 }
@@ -72,7 +80,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
     : `Workflow run ${markdownText(report.title, 120)}`;
   const lines = [`### ${subject}: ${RUN_HEADINGS[report.refusal ?? report.outcome]}`, ''];
   // Nothing was dispatched: what was checked is all there is to say.
-  if (report.outcome === 'dry-run') return [...lines, markdownText(report.reason ?? '', 2000), ''].join('\n');
+  if (report.outcome === 'dry-run') return [...lines, ...dryRunLists(report.dryRun)].join('\n');
   const commit = run?.gitCommitHash
     ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
@@ -162,6 +170,15 @@ function why(report: RunReport): string[] {
   const open = approval ? 'Open the run on the service to approve it' : 'Open the run on the service';
   if (report.runUrl) lines.push(`${markdownLink(open, report.runUrl)}`, '');
   return lines;
+}
+
+/** What a dry run checked, then what it could not, each a list of the action's own sentences. */
+function dryRunLists(said: RunReport['dryRun']): string[] {
+  const section = (heading: string, sentences: string[] = []): string[] =>
+    sentences.length === 0
+      ? []
+      : [`**${heading}**`, '', ...sentences.map((sentence) => `- ${markdownSentence(sentence, 1000)}`), ''];
+  return [...section('Checked', said?.checked), ...section('Not checked', said?.unchecked)];
 }
 
 /** A Markdown list of the first jobs, then how many more, then a blank line; nothing when empty. */

@@ -22,6 +22,7 @@ import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
 import { parseDocument, visit } from 'yaml';
 import type { DispatchInputs } from '../inputs/parsers.js';
+import { didYouMean } from '../inputs/problems.js';
 import { inputProblems, jobProblems } from './workflow-rules.js';
 import { isRecord, oneLine } from '../text/plain.js';
 
@@ -47,8 +48,15 @@ export interface FileCheck {
   uncheckedJobs?: { selectors: string[]; why: string };
   /** The commit git-ref names, when the workspace has it. */
   commit?: string;
+  /**
+   * The workflow file is not in that commit: what its workflows folder holds instead (empty when it
+   * has none), and a file whose name differs only in case.
+   */
+  absent?: { folder: string[]; sameButCase?: string };
 }
 
+/** Where the service reads a project's workflow files. */
+export const WORKFLOWS_FOLDER = '.eas/workflows';
 const GIT_TIMEOUT_MS = 5_000;
 const MAX_FILE_BYTES = 1024 * 1024;
 /** Far more than any workflow file has; a file with more is not checked. */
@@ -68,11 +76,18 @@ export async function checkWorkflowFile(plan: PlannedDispatch): Promise<FileChec
   const resolved = await dispatchedCommit(plan);
   if ('skipped' in resolved) return notChecked(resolved.skipped);
   const commit = resolved.sha;
-  const path = `.eas/workflows/${plan.workflow}`;
+  const path = `${WORKFLOWS_FOLDER}/${plan.workflow}`;
   const file = `${path} at ${commit.slice(0, 12)}`;
+  const folder = await workflowsFolder(plan, commit);
+  if (!folder.includes(plan.workflow)) {
+    const sameButCase = folder.find((name) => name.toLowerCase() === plan.workflow.toLowerCase());
+    return {
+      ...notChecked(`${path} is not in the workspace's commit ${commit}`, commit),
+      absent: { folder, sameButCase },
+    };
+  }
   const text = await git(plan, ['cat-file', 'blob', `${commit}:${path}`]);
-  if (text === undefined)
-    return notChecked(`${path} is not in the workspace at ${commit} (or is over 1 MB)`, commit);
+  if (text === undefined) return notChecked(`${path} at ${commit} is over 1 MB`, commit);
   const document = parseBounded(text);
   if ('skipped' in document) return notChecked(`${file} ${document.skipped}`, commit);
   if (!isRecord(document.value) || !isRecord(document.value.jobs))
@@ -135,9 +150,23 @@ async function dispatchedCommit(plan: PlannedDispatch): Promise<{ sha: string } 
       ? { sha: sha.trim() }
       : { skipped: `${ref} is not the workspace's checked-out commit (${head.trim()})` };
   }
+  const refs = await git(plan, [
+    'for-each-ref',
+    '--count=1000',
+    '--format=%(refname:short)',
+    'refs/heads',
+    'refs/tags',
+  ]);
+  const near = didYouMean(plan.gitRef, (refs ?? '').split('\n').filter(Boolean));
   return {
-    skipped: `git-ref ${oneLine(plan.gitRef, 100)} is neither a full commit SHA nor a branch or tag of the workspace`,
+    skipped: `git-ref ${oneLine(plan.gitRef, 100)} is neither a full commit SHA nor a branch or tag of the workspace, whose checked-out commit is ${head.trim()}${near ? ` (${near.trim()})` : ''}`,
   };
+}
+
+/** The names of the files in `.eas/workflows/` at `commit`; none when the folder is not there. */
+async function workflowsFolder(plan: PlannedDispatch, commit: string): Promise<string[]> {
+  const listing = await git(plan, ['ls-tree', '--name-only', '-z', `${commit}:${WORKFLOWS_FOLDER}`]);
+  return (listing ?? '').split('\0').filter((name) => name !== '');
 }
 
 /** git in the workspace: its output, or undefined when it fails, is missing or takes too long. */
@@ -161,6 +190,9 @@ function git(
           GIT_CEILING_DIRECTORIES: dirname(workspace),
           GIT_TERMINAL_PROMPT: '0',
           GIT_OPTIONAL_LOCKS: '0',
+          // A partial clone would fetch a missing object from its remote: nothing is fetched, the
+          // workspace shows what it holds.
+          GIT_NO_LAZY_FETCH: '1',
           LC_ALL: 'C',
         },
       },

@@ -16,6 +16,7 @@ import {
   type WorkflowRun,
 } from './contract.js';
 import { ResponseFormatError } from './errors.js';
+import { oneLine } from '../text/plain.js';
 import { ServiceHttp, type HttpSettings } from './http.js';
 import type { ZodMiniType } from 'zod/mini';
 
@@ -43,13 +44,15 @@ export class ServiceClient {
       operation: `Dispatching workflow ${request.fileName}`,
       what: 'run',
       path: '/v2/workflows/dispatch',
+      notFound: dispatchNotFound(request),
+      forbidden: dispatchForbidden(request.appId),
     };
     return this.create(call, request, dispatchedRunSchema, limits);
   }
 
   getWorkflowRun(runId: string, limits: CallLimits = {}): Promise<WorkflowRun> {
     const path = (id: string) => `/v2/workflows/runs/${id}`;
-    const call = { verb: 'Reading', what: 'workflow run', path, notFound: NOT_VISIBLE };
+    const call = { verb: 'Reading', what: 'workflow run', path, notFound: noSuch('workflow run') };
     return this.byId(runId, { ...call, schema: workflowRunSchema }, limits);
   }
 
@@ -58,6 +61,7 @@ export class ServiceClient {
       operation: 'Creating the device session',
       what: 'session',
       path: '/v2/device-run-sessions',
+      notFound: `Not found (404): there is no project with the id ${shownId(request.appId)} that \`app-id\` gives`,
       forbidden: SESSION_ROLE,
     };
     return this.create(call, request, deviceSessionSchema, limits);
@@ -69,7 +73,7 @@ export class ServiceClient {
       verb: 'Reading',
       what: 'device session',
       path,
-      notFound: NOT_VISIBLE,
+      notFound: noSuch('device session'),
       forbidden: SESSION_ROLE,
     };
     return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
@@ -83,6 +87,7 @@ export class ServiceClient {
       what: 'device session',
       method: 'POST' as const,
       path,
+      notFound: noSuch('device session'),
       forbidden: SESSION_ROLE,
     };
     return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
@@ -93,16 +98,17 @@ export class ServiceClient {
    * (retry.ts). The id goes into every later path: an answer the action cannot name is one it cannot follow.
    */
   private async create<T extends { id: string }>(
-    call: { operation: string; what: string; path: string; forbidden?: string },
+    call: { operation: string; what: string; path: string; notFound: string; forbidden: string },
     body: unknown,
     schema: ZodMiniType<T>,
     limits: CallLimits,
   ): Promise<T> {
-    const { operation, what, path, forbidden } = call;
+    const { operation, what, path, notFound, forbidden } = call;
     const answer = await this.http.request({
       operation,
       method: 'POST',
       path,
+      notFound,
       forbidden,
       body,
       idempotent: false,
@@ -151,11 +157,30 @@ interface ByIdCall<T> {
 }
 
 /** The spec's minimum role for device sessions (create, read, stop): what their 403 needs. */
-const SESSION_ROLE = 'Developer or above for device sessions';
+const SESSION_ROLE =
+  'the token needs access to the project and a role that allows this operation (Developer or above for device sessions)';
 
-/** What a 404 on a read by id means: the id is wrong, or the token's account cannot see it. */
-const NOT_VISIBLE =
-  'Not found (404): it does not exist, or this token cannot see it (another project or account)';
+/**
+ * The spec's 404 of a read or stop by id: no such resource. A resource of a project the token cannot
+ * reach is a 403 there, so a 404 never means "not visible to this token".
+ */
+const noSuch = (what: string): string => `Not found (404): there is no ${what} with that id`;
+
+/** The spec's 404 of a dispatch: the ref, or the file on it, is not in the project's repository. */
+function dispatchNotFound(request: DispatchRequest): string {
+  return (
+    `Not found (404): the Git ref ${oneLine(request.gitRef, 100)} (\`git-ref\`) does not exist in the repository linked to the project, ` +
+    `or the workflow file ${oneLine(request.fileName, 100)} (\`workflow\`) is not on that ref`
+  );
+}
+
+/** The spec's 403 of a dispatch: the token has no access to the project `appId` names. */
+function dispatchForbidden(appId: string): string {
+  return (
+    `the token has no access to project ${shownId(appId)}: check \`app-id\`, and that the token ` +
+    "(a robot's or a person's, of the account that owns the project) has access to that project and a role that may dispatch workflows"
+  );
+}
 
 /** An id as it may appear in a message: a UUID as is, anything else only as a hint of its length. */
 function shownId(id: string): string {

@@ -73,8 +73,8 @@ const STATUS_HINTS: Record<number, string> = {
 /**
  * Why a non-2xx answer failed, in words, without the operation (the caller names it once).
  * `serviceMessage` is already made safe by the caller; `meaning.notFound` replaces the generic 404
- * hint where the operation knows better what a 404 means, `meaning.forbidden` says what a 403 needs
- * where the spec says it for the operation.
+ * hint with what the spec says a 404 of the operation means, `meaning.forbidden` the generic 403
+ * hint with what the spec says the operation's 403 needs.
  */
 export function describeStatus(
   status: number,
@@ -96,7 +96,9 @@ export function describeStatus(
   }
   const hint =
     (status === 404 ? meaning.notFound : undefined) ??
-    (status === 403 && meaning.forbidden ? `${STATUS_HINTS[403]} (${meaning.forbidden})` : undefined) ??
+    (status === 403 && meaning.forbidden
+      ? `Permission denied (403 Forbidden); ${meaning.forbidden}`
+      : undefined) ??
     STATUS_HINTS[status] ??
     (status >= 500 ? `The service failed (${status})` : `Unexpected answer (${status})`);
   const codePart = code ? ` [${code}]` : '';

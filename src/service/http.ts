@@ -26,6 +26,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { isRecord, oneLine } from '../text/plain.js';
+import { baseUrlAdvice } from './base-url.js';
 
 /** The default limit of one attempt, connect to last byte: also the comment's (github/comment.ts). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -195,19 +196,7 @@ export class ServiceHttp {
       Date.now(),
     );
     let reason = describeStatus(status, code, serviceMessage, spec, Boolean(this.settings.token));
-    // The commonest 404 of a new set-up: a base URL that already names the API version. Otherwise:
-    // the spec has no 404 for a create or dispatch, and the service answers its 404s in its own
-    // shape, so any other 404 came from no route at that address: the base URL is the likely fault.
-    // So is a path in it (the dashboard's page, a prefix) whatever the 404 looks like.
-    const path = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
-    const advice =
-      status !== 404
-        ? undefined
-        : /\/v\d+$/.test(path)
-          ? `The base URL ${path} ends in an API version: give the service's base URL without it (the action adds /v2 itself).`
-          : !serviceShape || spec.method === 'POST' || path !== ''
-            ? wrongBaseUrl(new URL(this.baseUrl))
-            : undefined;
+    const advice = status === 404 ? baseUrlAdvice(new URL(this.baseUrl), serviceShape) : undefined;
     if (advice) reason += `. ${advice}`;
     return new ServiceError(
       `${spec.operation} failed: ${reason}`,
@@ -282,13 +271,4 @@ function notRepeated(spec: RequestSpec<unknown>, failure: Error): Error {
   failure.message +=
     '. The service may have processed the request anyway; it was not repeated, so that nothing is created twice: check the dashboard.';
   return failure;
-}
-
-/** The advice for a 404 that is not the service's: what the base URL is and what it should be. */
-function wrongBaseUrl(base: URL): string {
-  const path = base.pathname.replace(/\/+$/, '');
-  const what = path
-    ? `its path ${path} may be a page of the dashboard or a prefix the service does not have`
-    : 'it may point at something other than the service';
-  return `The base URL ${base.origin}${path} is probably wrong: ${what}. Give the service's API address, such as https://api.example.com, without /v2 or a page path.`;
 }

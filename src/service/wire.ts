@@ -53,10 +53,15 @@ export function readErrorBody(
   }
   if (!isRecord(json))
     return { text: `JSON answer that is not an object (${body.length} bytes)`, serviceShape: false };
-  const first = Array.isArray(json.errors) && isRecord(json.errors[0]) ? json.errors[0] : undefined;
+  const entries = Array.isArray(json.errors) ? json.errors.filter(isRecord) : [];
   const nested = isRecord(json.error) ? json.error : undefined;
-  const source = first ?? nested ?? json;
-  const text = [source.message, json.message, json.error].find((v): v is string => typeof v === 'string');
+  const source = entries[0] ?? nested ?? json;
+  // Every entry's message: a 400 may list several problems, and advice must not hang on the first.
+  const listed = entries.map((entry) => entry.message).filter((v): v is string => typeof v === 'string');
+  const text =
+    listed.length > 1
+      ? listed.join('; ')
+      : [source.message, json.message, json.error].find((v): v is string => typeof v === 'string');
   const code = [source.code, json.code].find((v): v is string => typeof v === 'string');
   return { code, text: text ?? 'no message given', serviceShape: text !== undefined || code !== undefined };
 }

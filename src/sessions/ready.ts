@@ -91,7 +91,7 @@ export async function waitUntilReady(
     });
   } catch (error) {
     const reason = `Waiting for the device session failed: ${(error as Error).message}`;
-    // The service says there is no such session (or this token cannot see it): nothing to stop.
+    // The service says there is no such session: nothing to stop.
     if (error instanceof ServiceError && error.status === 404) {
       await io.appendSummary(summarize('failed', session, { reason }));
       throw new ActionFailure(reason);

@@ -34,7 +34,7 @@ const STOP_ON_FAILURE_MS = 60_000;
 export class StopNotConfirmed extends ActionFailure {
   constructor(
     message: string,
-    /** The service answered 404: no such session, or not visible to this token. */
+    /** The service answered 404: no such session (the spec's 404; a session out of the token's reach is a 403). */
     readonly notFound = false,
   ) {
     super(message);
@@ -68,7 +68,7 @@ export async function stopSession(
     const page = options.sessionUrl ? ` Session page: ${options.sessionUrl}` : '';
     if (error instanceof ServiceError && error.status === 404)
       throw new StopNotConfirmed(
-        `Device session ${sessionId} was not found: it does not exist, or this token cannot see it (404: ${error.serviceMessage}).${page}`,
+        `Device session ${sessionId} was not found: the service has no session with that id (404: ${error.serviceMessage}).${page}`,
         true,
       );
     const reason =

@@ -70,6 +70,24 @@ export function markdownText(text: string, max = 200): string {
 }
 
 /**
+ * One of the action's own sentences, in which `…` marks an input's name or a value (as in the log):
+ * those parts become code spans, the rest escaped text, so the reader sees no literal backticks.
+ * The values inside may come from elsewhere: each part is rendered as safely as markdownText and
+ * markdownCode render theirs.
+ */
+export function markdownSentence(text: string, max = 1000): string {
+  return oneLine(text, max)
+    .split(/(`[^`]+`)/)
+    .map((part) => {
+      if (/^`[^`]+`$/.test(part)) return markdownCode(part.slice(1, -1), max);
+      // markdownText trims: the spaces around a code span stay.
+      const [lead, trail] = [/^\s*/.exec(part)?.[0] ?? '', /\s*$/.exec(part)?.[0] ?? ''];
+      return part.trim() === '' ? part : `${lead}${markdownText(part, max)}${trail}`;
+    })
+    .join('');
+}
+
+/**
  * Free-form text from elsewhere (an error message, a commit message) as an inline code span, its
  * characters as they came (see above), outside table cells: in a paragraph, a list item, a quote
  * or a heading. At most `max` characters, cut between words (oneLine), never inside one.

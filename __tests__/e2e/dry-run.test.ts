@@ -1,0 +1,184 @@
+/**
+ * `dry-run: true` checks what it can without creating anything, through the built bundle (issue 32
+ * item 2): one read of a run that cannot exist shows whether the address answers as the service
+ * does and accepts the token; a workflow file the checked-out commit lacks fails; git is asked
+ * with GIT_NO_LAZY_FETCH=1 (nothing is fetched); and the summary lists what was checked and what
+ * only a real dispatch can tell, as Markdown without literal backticks or repeated sentences.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderLog, runStep, type StepOptions } from '../harness/runner/step.js';
+import { structure } from '../harness/markdown-structure.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
+
+const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
+const V4_RUN_READ =
+  /^GET \/v2\/workflows\/runs\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+let world: World;
+let workspace: GitWorkspace;
+let api: Record<string, string>;
+let scratch: string;
+beforeAll(async () => {
+  workspace = createGitWorkspace({ 'e2e.yml': E2E });
+  world = await createWorld({});
+  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
+  api = { ...world.api, 'app-id': project.id };
+  scratch = mkdtempSync(join(tmpdir(), 'svc-dry-run-'));
+});
+afterAll(async () => {
+  workspace.remove();
+  rmSync(scratch, { recursive: true, force: true });
+  await world.sim.close();
+});
+beforeEach(() => world.sim.reset());
+
+function dryRun(inputs: Record<string, string>, options: StepOptions = {}) {
+  return runStep('run-workflow', {
+    ...options,
+    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
+    inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', 'dry-run': 'true', ...inputs },
+  });
+}
+
+const errorOf = (stdout: string): string =>
+  stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+
+describe('the address and the token, by one read that creates nothing', () => {
+  it('a good address and token: passes after one read of a random version-4 run id, and creates nothing', async () => {
+    const result = await dryRun({});
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({ outcome: 'dry-run' });
+    const requests = apiRequests(world.sim);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatch(V4_RUN_READ);
+    expect(world.sim.runs()).toEqual([]);
+    expect(renderLog(result.stdout)).toContain(
+      `answered a read of a run that does not exist as the service does (404), so it accepted the token.`,
+    );
+  });
+
+  it.each([['a revoked token', () => 'svc_robot_revoked000000000000000', '401 Unauthorized']])(
+    '%s fails, naming the token',
+    async (_name, token, status) => {
+      const result = await dryRun({ token: token() });
+      expect(result.exitCode).toBe(1);
+      const error = errorOf(result.stdout);
+      expect(error).toContain(
+        `::error::Dry run: the service at ${world.sim.url} did not accept the token (\`token\`, or SVC_TOKEN): `,
+      );
+      expect(error).toContain(status);
+      expect(error).toContain('Nothing was dispatched.');
+      expect(result.stdout).not.toContain('The inputs are valid');
+      expect(world.sim.runs()).toEqual([]);
+    },
+  );
+
+  it.each([
+    [403, 'FORBIDDEN', 'Permission denied (403 Forbidden)'],
+    [400, 'UNAUTHORIZED_ERROR', 'the service received no access token (400 UNAUTHORIZED_ERROR)'],
+  ])('a %s %s answer fails, naming the token', async (status, code, said) => {
+    const body = JSON.stringify({ errors: [{ code, message: 'refused' }] });
+    await answering(status, 'application/json', body, async (base) => {
+      const error = errorOf((await dryRun({ 'base-url': base })).stdout);
+      expect(error).toContain(
+        `::error::Dry run: the service at ${base} did not accept the token (\`token\`, or SVC_TOKEN): `,
+      );
+      expect(error).toContain(said);
+    });
+  });
+
+  it('an address that is not the service fails, naming base-url', async () => {
+    await answering(404, 'text/html', '<html>Not here</html>', async (base) => {
+      const result = await dryRun({ 'base-url': base });
+      expect(result.exitCode).toBe(1);
+      expect(errorOf(result.stdout)).toContain(
+        `::error::Dry run: \`base-url\` ${base} did not answer as the service does: `,
+      );
+    });
+  });
+});
+
+/** Runs `check` with the base URL of a server that answers every request with `status` and `body`. */
+async function answering(
+  status: number,
+  type: string,
+  body: string,
+  check: (base: string) => Promise<void>,
+): Promise<void> {
+  const server: Server = createServer((_req, res) =>
+    res.writeHead(status, { 'content-type': type }).end(body),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await check(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.close();
+  }
+}
+
+describe('the workflow file in the checked-out commit', () => {
+  it('fails when the commit git-ref names has no such file, naming what it has', async () => {
+    const result = await dryRun({ workflow: 'e2e-ios.yml' });
+    expect(result.exitCode).toBe(1);
+    expect(errorOf(result.stdout)).toContain(
+      `::error::Dry run: the workflow file is not in the commit git-ref names, so a dispatch would fail. In the workspace, commit ${workspace.headSha.slice(0, 12)} (the one git-ref names) has no .eas/workflows/e2e-ios.yml; its .eas/workflows/ holds e2e.yml. Check \`workflow\` and \`git-ref\`. Nothing was dispatched.`,
+    );
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+
+  it('reads git with GIT_NO_LAZY_FETCH=1: nothing is fetched', async () => {
+    // A git in front of the real one that writes down what it was given.
+    const bin = join(scratch, 'bin');
+    const seen = join(scratch, 'git-calls');
+    const realGit = process.env
+      .PATH!.split(':')
+      .map((dir) => join(dir, 'git'))
+      .find((file) => {
+        try {
+          readFileSync(file);
+          return true;
+        } catch {
+          return false;
+        }
+      })!;
+    rmSync(bin, { recursive: true, force: true });
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\necho "GIT_NO_LAZY_FETCH=$GIT_NO_LAZY_FETCH $*" >> '${seen}'\nexec '${realGit}' "$@"\n`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    const result = await dryRun({}, { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(result.exitCode).toBe(0);
+    const calls = readFileSync(seen, 'utf8').trim().split('\n');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.filter((call) => !call.startsWith('GIT_NO_LAZY_FETCH=1 '))).toEqual([]);
+  });
+});
+
+test('the summary lists what was checked and what only a real dispatch can tell, without literal backticks or repeats', async () => {
+  // A workspace that is no repository: the workflow file and `jobs` are not checked, for one reason.
+  const result = await dryRun({ jobs: 'build' }, { env: { GITHUB_WORKSPACE: scratch } });
+  expect(result.exitCode).toBe(0);
+  const shown = structure(result.summary);
+  expect(shown.problems).toEqual([]);
+  expect(shown.headings.map((heading) => heading.text)).toEqual([
+    'Workflow run e2e.yml: 🧪 checked, not dispatched (dry-run)',
+  ]);
+  expect(shown.paragraphs).toEqual([
+    'Checked',
+    'The inputs are valid.',
+    `The service at ${world.sim.url} answered a read of a run that does not exist as the service does (404), so it accepted the token.`,
+    'Not checked',
+    `The workflow file: the workspace ${scratch} is not a git repository with a checked-out commit.`,
+    'jobs (build) could not be checked before the dispatch (the workflow file was not checked). A dry run cannot check it otherwise; a checkout of the commit git-ref names (actions/checkout with ref: main) before this step lets it be checked before the dispatch.',
+    `Only a real dispatch can tell whether project ${api['app-id']} (app-id) exists and the token may dispatch its workflows, and whether the repository linked to it has git-ref main and the workflow file on it.`,
+  ]);
+  // No sentence is said twice.
+  expect(result.summary.split('is not a git repository')).toHaveLength(2);
+});

@@ -1,0 +1,84 @@
+/**
+ * `dry-run: true`: every check that creates nothing. The workspace's checks are dispatch-check.ts's;
+ * a workflow file the workspace's commit does not have fails here, where a real dispatch would let
+ * the service say so. Then one read of a run that cannot exist (a random version-4 UUID): the spec's
+ * 404 for it, in the service's shape, shows that the address answers as the service does and that
+ * the token was accepted; a 401, a 403 or a 400 `UNAUTHORIZED_ERROR` is the token's fault, anything
+ * else the base URL's. What only a real dispatch can tell (the project, the token's access to it,
+ * the Git ref on the service) is said, not implied.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ActionIO } from '../github/io.js';
+import type { ServiceClient } from '../service/client.js';
+import { ServiceError } from '../service/errors.js';
+import { ActionFailure } from '../errors.js';
+import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { RunFailure } from './step.js';
+import { workspaceShows, type DispatchCheck, type Planned } from './dispatch-check.js';
+
+interface DryRunContext {
+  io: ActionIO;
+  client: ServiceClient;
+  baseUrl: string;
+  appId: string;
+  deadline: number;
+  signal: AbortSignal;
+}
+
+/** The checked and unchecked sentences of a dry run that passed; throws the first check that failed. */
+export async function dryRun(
+  plan: Planned,
+  check: DispatchCheck,
+  context: DryRunContext,
+): Promise<{ checked: string[]; unchecked: string[] }> {
+  const { file } = check;
+  if (file.absent && file.commit)
+    throw new ActionFailure(
+      `Dry run: the workflow file is not in the commit git-ref names, so a dispatch would fail. ${workspaceShows(plan, file)} Check \`workflow\` and \`git-ref\`. Nothing was dispatched.`,
+    );
+  const address = await readAsTheServiceDoes(context);
+  const ref = oneLine(plan['git-ref'], 100);
+  return {
+    checked: [...check.checked, address],
+    unchecked: [
+      ...check.unchecked,
+      `Only a real dispatch can tell whether project ${oneLine(context.appId, 40)} (\`app-id\`) exists and the token may dispatch its workflows, ` +
+        `and whether the repository linked to it has git-ref ${ref}${file.file ? '' : ' and the workflow file on it'}.`,
+    ],
+  };
+}
+
+/** One read that creates nothing; what it shows of the base URL and the token, or a failure naming the wrong one. */
+async function readAsTheServiceDoes(context: DryRunContext): Promise<string> {
+  const { client, deadline, signal } = context;
+  const base = oneLine(context.baseUrl, 200);
+  try {
+    await client.getWorkflowRun(randomUUID(), { deadline, signal });
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    if (signal.aborted)
+      throw new RunFailure(
+        'The step was cancelled during the dry run: nothing was dispatched.',
+        'interrupted',
+      );
+    const reason = withoutFinalDots(error.message);
+    if (error instanceof ServiceError && error.status === 404 && !error.baseUrlAdvice)
+      return `The service at ${base} answered a read of a run that does not exist as the service does (404), so it accepted the token.`;
+    if (error instanceof ServiceError && tokenRefused(error))
+      throw new ActionFailure(
+        `Dry run: the service at ${base} did not accept the token (\`token\`, or SVC_TOKEN): ${reason}. Nothing was dispatched.`,
+      );
+    throw new ActionFailure(
+      `Dry run: \`base-url\` ${base} did not answer as the service does: ${reason}. Nothing was dispatched.`,
+    );
+  }
+  return `The service at ${base} answered a read and accepted the token.`;
+}
+
+function tokenRefused(error: ServiceError): boolean {
+  return (
+    error.status === 401 ||
+    error.status === 403 ||
+    (error.status === 400 && error.code === 'UNAUTHORIZED_ERROR')
+  );
+}
