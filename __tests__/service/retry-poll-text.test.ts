@@ -7,7 +7,7 @@ import {
   MIN_DELAY_MS,
 } from '../../src/service/retry.js';
 import { NetworkError, ResponseFormatError, ServiceError } from '../../src/service/errors.js';
-import { poll } from '../../src/service/poll.js';
+import { poll, type PollClock } from '../../src/service/poll.js';
 import { formatElapsed, neutraliseLines, oneLine } from '../../src/text/plain.js';
 
 const status = (code: number, retryAfterMs?: number) =>
@@ -63,48 +63,77 @@ describe('retry policy', () => {
   });
 });
 
+/**
+ * A clock for poll whose time moves only by the waits poll asks for: the tests assert the waits
+ * scheduled and the reads made, not gaps measured on a machine whose load stretches them. `hold`:
+ * a wait passes only when its signal aborts.
+ */
+function fakeClock(hold = false): PollClock & { waits: number[] } {
+  let now = 1_000_000;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    sleep: (ms, signal) => {
+      waits.push(ms);
+      if (!hold) {
+        now += ms;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+    },
+  };
+}
+
 describe('poll', () => {
   it('reads one interval apart until done', async () => {
+    const clock = fakeClock();
+    const start = clock.now();
     const reads: number[] = [];
-    const start = Date.now();
     const outcome = await poll({
-      read: async () => reads.push(Date.now() - start),
+      read: async () => reads.push(clock.now() - start),
       isDone: (count) => count === 3,
       intervalMs: 40,
       deadline: start + 5000,
+      clock,
     });
     expect(outcome).toEqual({ kind: 'done', value: 3 });
-    expect(reads[0]).toBeGreaterThanOrEqual(35);
-    expect(reads[2] - reads[1]).toBeGreaterThanOrEqual(35);
+    expect(clock.waits).toEqual([40, 40, 40]);
+    expect(reads).toEqual([40, 80, 120]);
   });
 
   it('times out with the last value, reading once at the deadline', async () => {
+    const clock = fakeClock();
     let reads = 0;
     const outcome = await poll({
       read: async () => ++reads,
       isDone: () => false,
       intervalMs: 30,
-      deadline: Date.now() + 100,
+      deadline: clock.now() + 100,
+      clock,
     });
-    expect(outcome.kind).toBe('timeout');
-    // At most one read per interval plus the one at the deadline; fewer only on a loaded machine.
-    expect(reads).toBeGreaterThanOrEqual(1);
-    expect(reads).toBeLessThanOrEqual(4);
+    expect(outcome).toEqual({ kind: 'timeout', last: 4 });
+    // One read per interval, then the one at the deadline itself (10 ms after the third).
+    expect(clock.waits).toEqual([30, 30, 30, 10]);
   });
 
   it('stops at once when aborted', async () => {
+    const clock = fakeClock(true);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
-    const started = Date.now();
-    const outcome = await poll({
-      read: async () => 1,
+    let reads = 0;
+    const polling = poll({
+      read: async () => ++reads,
       isDone: () => false,
       intervalMs: 10_000,
-      deadline: Date.now() + 60_000,
+      deadline: clock.now() + 60_000,
       signal: controller.signal,
+      clock,
     });
-    expect(outcome).toEqual({ kind: 'aborted', last: undefined });
-    expect(Date.now() - started).toBeLessThan(1000);
+    controller.abort();
+    // Aborted in the middle of the one 10 s wait: no read, no further wait.
+    expect(await polling).toEqual({ kind: 'aborted', last: undefined });
+    expect(clock.waits).toEqual([10_000]);
+    expect(reads).toBe(0);
   });
 });
 

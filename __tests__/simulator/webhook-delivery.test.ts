@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { WebhookDispatcher } from '../../simulator/webhooks/delivery.js';
+import { WebhookDispatcher, type DeliveryClock } from '../../simulator/webhooks/delivery.js';
 import { webhookPayload } from '../../simulator/webhooks/payloads.js';
 import type { JobCompletedEvent, WorkflowJob, WorkflowRun } from '../../simulator/index.js';
 import { checkWebhookSignature, WebhookSecretError } from '../../src/webhook/signature.js';
@@ -23,7 +23,23 @@ import {
 
 const SECRET = 'test-signing-secret-0123456789';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A clock that writes down each wait the dispatcher schedules and lets it pass at once: the tests
+ * assert the delays asked for, never gaps measured on a machine whose load stretches them.
+ * `hold`: a wait passes only when the dispatcher is closed.
+ */
+function recordingClock(hold = false): DeliveryClock & { delays: number[] } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: (ms, signal) => {
+      delays.push(ms);
+      if (!hold || signal.aborted) return Promise.resolve();
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    },
+  };
+}
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -89,7 +105,8 @@ function jobEvent(job: Partial<WorkflowJob> = {}, extra: Partial<JobCompletedEve
 describe('WebhookDispatcher delivery', () => {
   it('retries with growing intervals until acknowledged, then stops; every attempt is recorded', async () => {
     const r = await receiver(failTwiceThenAcknowledge);
-    const d = dispatcher({ baseIntervalMs: 50, attempts: 5 });
+    const clock = recordingClock();
+    const d = dispatcher({ baseIntervalMs: 50, attempts: 5, clock });
     const hook = d.add({
       projectId: PROJECT.id,
       event: 'BUILD',
@@ -99,16 +116,13 @@ describe('WebhookDispatcher delivery', () => {
     const event = jobEvent();
 
     d.onJobCompleted(event);
+    // idle() waits for the whole delivery: a fourth attempt would be part of it.
     await d.idle();
-    await sleep(300); // a fourth attempt would have come 200 ms after the third
 
     expect(r.received.map((q) => q.method)).toEqual(['POST', 'POST', 'POST']);
-    const [first, second, third] = r.received;
-    const gap1 = second.at - first.at;
-    const gap2 = third.at - second.at;
-    expect(gap1).toBeGreaterThanOrEqual(45);
-    expect(gap2).toBeGreaterThanOrEqual(95);
-    expect(gap2).toBeGreaterThan(gap1);
+    const [first] = r.received;
+    // The base interval before the second attempt, twice that before the third, no wait after the ack.
+    expect(clock.delays).toEqual([50, 100]);
 
     // Every attempt sends the same bytes and signature, and the signature verifies.
     for (const q of r.received) {
@@ -140,12 +154,14 @@ describe('WebhookDispatcher delivery', () => {
 
   it('gives up after the configured number of attempts', async () => {
     const r = await receiver(() => 500);
-    const d = dispatcher({ baseIntervalMs: 5, attempts: 3 });
+    const clock = recordingClock();
+    const d = dispatcher({ baseIntervalMs: 5, attempts: 3, clock });
     d.add({ projectId: PROJECT.id, event: 'BUILD', url: r.url, secret: SECRET });
     d.onJobCompleted(jobEvent());
     await d.idle();
-    await sleep(60);
     expect(r.received).toHaveLength(3);
+    // Two waits, none after the last attempt.
+    expect(clock.delays).toEqual([5, 10]);
     expect(d.deliveries.map((a) => a.status)).toEqual([500, 500, 500]);
   });
 
@@ -184,19 +200,22 @@ describe('WebhookDispatcher delivery', () => {
 
   it('close() cancels waiting retries: idle() resolves and no further request is made', async () => {
     const r = await receiver(() => 500);
-    const d = dispatcher({ baseIntervalMs: 60_000 });
+    // A clock on which the 60 s wait passes only when the dispatcher is closed.
+    const clock = recordingClock(true);
+    const d = dispatcher({ baseIntervalMs: 60_000, clock });
     d.add({ projectId: PROJECT.id, event: 'BUILD', url: r.url, secret: SECRET });
     d.onJobCompleted(jobEvent());
-    await waitFor(() => d.deliveries.length === 1, 'the first attempt');
-    // idle() resolving at all shows the 60 s retry was cancelled (waiting for it would outlast this
-    // test's 30 s limit); no tighter wall-clock bound: load slows a step.
+    await waitFor(() => clock.delays.length === 1, 'the wait before the second attempt');
+    expect(clock.delays).toEqual([60_000]);
     d.close();
     await d.idle();
     expect(r.received).toHaveLength(1);
+    expect(d.deliveries).toHaveLength(1);
+    // Closed: a further completion starts no delivery at all.
     d.onJobCompleted(jobEvent());
-    await sleep(50);
+    await d.idle();
     expect(r.received).toHaveLength(1);
-  }, 30_000); // below the 60 s retry interval: waiting for the retry fails the test
+  });
 
   it('delivers only to webhooks of the project and event, and not after remove()', async () => {
     const r = await receiver(() => 200);

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { assertWebhookSecret, SIGNATURE_HEADER, signWebhookBody } from '../../src/webhook/signature.js';
 import type { WebhookEvent } from '../../src/webhook/payloads.js';
 import type { JobCompletedEvent } from '../workflows.js';
@@ -67,14 +68,29 @@ export interface WebhookDispatcherOptions {
   baseIntervalMs?: number;
   /** How long to wait for an answer before counting the attempt as failed (default 10000 ms). */
   timeoutMs?: number;
+  /**
+   * How the wait before a retry passes (default: real timers). A test gives its own, to see the
+   * delays the dispatcher schedules and to pass them at once, whatever the machine's load.
+   */
+  clock?: DeliveryClock;
 }
+
+/** The dispatcher's only use of time between attempts: wait `ms`, or less once `signal` aborts. */
+export interface DeliveryClock {
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+const REAL_CLOCK: DeliveryClock = {
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+};
 
 export class WebhookDispatcher {
   private readonly webhooks = new Map<string, WebhookConfig>();
   private readonly attemptsLog: DeliveryAttempt[] = [];
   private readonly pending = new Set<Promise<void>>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private readonly wakers = new Set<() => void>();
+  /** Aborted by close(): ends every wait between attempts at once. */
+  private readonly closing = new AbortController();
+  private readonly clock: DeliveryClock;
   private readonly inFlight = new Set<() => void>();
   private readonly attempts: number;
   private readonly baseIntervalMs: number;
@@ -85,6 +101,7 @@ export class WebhookDispatcher {
     this.attempts = positiveInteger(options.attempts, 5, 'attempts');
     this.baseIntervalMs = nonNegative(options.baseIntervalMs, 1000, 'baseIntervalMs');
     this.timeoutMs = nonNegative(options.timeoutMs, 10_000, 'timeoutMs');
+    this.clock = options.clock ?? REAL_CLOCK;
   }
 
   /** Configures a webhook; throws on an invalid event, URL or a secret shorter than 16 characters. */
@@ -164,9 +181,7 @@ export class WebhookDispatcher {
   /** Cancels waiting retries and requests in flight; no further attempt is made. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    for (const wake of [...this.wakers]) wake();
+    this.closing.abort();
     for (const abort of [...this.inFlight]) abort();
   }
 
@@ -174,7 +189,7 @@ export class WebhookDispatcher {
     const deliveryId = randomUUID();
     for (let attempt = 1; attempt <= this.attempts && !this.closed; attempt++) {
       if (attempt > 1) {
-        await this.wait(this.baseIntervalMs * 2 ** (attempt - 2));
+        await this.clock.sleep(this.baseIntervalMs * 2 ** (attempt - 2), this.closing.signal);
         if (this.closed) return;
       }
       const sentAt = new Date().toISOString();
@@ -197,20 +212,6 @@ export class WebhookDispatcher {
       });
       if (acknowledged) return;
     }
-  }
-
-  private wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.timers.delete(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.timers.add(timer);
-      this.wakers.add(done);
-    });
   }
 
   /** One POST on a fresh connection; resolves with the status, or null and the reason. */

@@ -26,20 +26,32 @@ interface PollOptions<T> {
   /** Epoch ms: no read starts after it. */
   deadline: number;
   signal?: AbortSignal;
+  /** Real time unless a test gives its own, to see the waits scheduled whatever the machine's load. */
+  clock?: PollClock;
 }
 
+/** The poll's only use of time: what time it is, and a wait that a cancellation ends early. */
+export interface PollClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const REAL_CLOCK: PollClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+};
+
 export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
+  const clock = options.clock ?? REAL_CLOCK;
   let last: T | undefined;
-  let nextReadAt = Date.now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
+  let nextReadAt = clock.now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
   for (;;) {
     // The last read happens at the deadline itself, so a run that ends just in time is still seen.
     const readAt = Math.min(nextReadAt, options.deadline);
     // A cancellation ends the wait early; it is seen on the next line.
-    await sleep(Math.max(0, readAt - Date.now()), undefined, { signal: options.signal }).catch(
-      () => undefined,
-    );
+    await clock.sleep(Math.max(0, readAt - clock.now()), options.signal);
     if (options.signal?.aborted) return { kind: 'aborted', last };
-    const readStartedAt = Date.now();
+    const readStartedAt = clock.now();
     try {
       last = await options.read({ deadline: options.deadline, signal: options.signal });
     } catch (error) {
@@ -50,7 +62,7 @@ export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> 
     options.onRead?.(last);
     if (options.isDone(last)) return { kind: 'done', value: last };
     if (options.signal?.aborted) return { kind: 'aborted', last };
-    if (readAt >= options.deadline || Date.now() >= options.deadline) return { kind: 'timeout', last };
+    if (readAt >= options.deadline || clock.now() >= options.deadline) return { kind: 'timeout', last };
     // Reads start at least one interval apart, never faster than the user asked.
     nextReadAt = readStartedAt + options.intervalMs;
   }
