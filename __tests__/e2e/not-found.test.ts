@@ -9,9 +9,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { runStep, type StepOptions } from '../harness/runner/step.js';
 import { apiRequests, createWorld, type World } from '../harness/world.js';
 import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
+import { structure } from '../harness/markdown-structure.js';
 
 const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const UNKNOWN = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -154,4 +156,20 @@ test('a 400 shows every error entry the service sent, not only the first', async
   } finally {
     server.close();
   }
+});
+
+test('a long error in the summary is wrapped at its sentences, as the log wraps it', async () => {
+  // Without a checkout the run is dispatched, and its jobs are checked once it is read.
+  const result = await dispatch(
+    { workflow: 'build.yml', jobs: 'nope', 'poll-interval-seconds': '0.05' },
+    { env: { GITHUB_WORKSPACE: join(workspace.path, 'no-checkout') } },
+  );
+  expect(result.exitCode).toBe(1);
+  const [run] = world.sim.runs();
+  world.sim.cancelRun(run.id);
+  const block = structure(result.summary).code.find((code) => code.quoted);
+  expect(block?.content.split('\n').filter(Boolean)).toEqual([
+    '`jobs` lists `nope`, which the run does not have; its jobs are: build.',
+    `The run this step dispatched was started and goes on: ${run.url}`,
+  ]);
 });

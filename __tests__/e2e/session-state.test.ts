@@ -130,7 +130,8 @@ it('start-attempts whose last session errors too: the Attempts heading stands ap
   expect(main.exitCode).toBe(1);
   // A line right after a blockquote would be read as part of the quote: a blank line ends it.
   expect(main.summary).toMatch(
-    /^> The device session became errored before it was ready\..*\n> ```\n\n\*\*Attempts\*\* \(2 of at most 2\)$/m,
+    // The reason's sentences, one a quoted line each, then the fence and a blank line.
+    /^> The device session became errored before it was ready\.(?:.*\n> (?!```).*)*\n> ```\n\n\*\*Attempts\*\* \(2 of at most 2\)$/m,
   );
   expect(main.summary).not.toMatch(/^> .*\n\*\*Attempts\*\*/m);
 });

@@ -98,7 +98,7 @@ export function markdownVerbatim(text: string, max = 200): string {
 
 /**
  * A message from elsewhere (a job's error, the step's failure) as a quoted block of its own, its
- * lines as they came (at most `maxLines`, each at most `max` characters) inside a fenced code block:
+ * lines as they came (a long one as its sentences) (at most `maxLines`, each at most `max` characters) inside a fenced code block:
  * the characters are written unchanged, so a secret in it is still masked by the runner, and nothing
  * in it is rendered (no link, mention, emphasis or HTML). It reads as one message, not as fragments:
  * its URLs are shown once, as text (the summary links the pages that matter itself). A block of
@@ -106,7 +106,7 @@ export function markdownVerbatim(text: string, max = 200): string {
  */
 export function markdownMessage(text: string, max = 1000, maxLines = 10): string {
   const lines = text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
-  const shown = lines.slice(0, maxLines).map((line) => showBidi(oneLine(line, max)));
+  const shown = lines.slice(0, maxLines).flatMap((line) => sentences(showBidi(oneLine(line, max))));
   if (lines.length > maxLines) shown.push(`… (${lines.length - maxLines} more lines)`);
   // The fence is longer than any run of backticks in the text, so no line of it can close the block.
   let longestRun = 2;
@@ -115,6 +115,19 @@ export function markdownMessage(text: string, max = 1000, maxLines = 10): string
   const fence = '`'.repeat(longestRun + 1);
   return [`${fence}text`, ...shown, fence].map((line) => `> ${line}`).join('\n');
 }
+
+/**
+ * A long line of a message as its sentences, one a line: a code block does not wrap, and one line of
+ * several hundred characters runs off the page where the log would have wrapped it. A sentence ends
+ * in `.`, `!` or `?` before a space and a capital or a backtick; nothing else is cut, so no word
+ * (and no secret, which has no such space in it) is split.
+ */
+function sentences(line: string): string[] {
+  return line.length <= WRAP_AFTER ? [line] : line.split(/(?<=[.!?])\s+(?=[A-Z`])/);
+}
+
+/** The length up to which a message's line stays whole. */
+const WRAP_AFTER = 100;
 
 /**
  * Text from elsewhere as an inline code span that is also safe in a table cell (for ids, refs,
