@@ -381,3 +381,31 @@ describe('the job summary', () => {
     expect(result.summary).not.toContain('octocat');
   });
 });
+
+describe('what the spec allows is accepted (issue 32 item 10)', () => {
+  it('a build canceled in the queue: the points it never reached (null or absent) pass, and the summary says so', async () => {
+    const canceled = signed(finishedBuild, (json) => {
+      json.status = 'canceled';
+      json.cancelingUserId = json.initiatingUserId;
+      delete json.artifacts.buildUrl;
+      json.provisioningStartedAt = null;
+      delete json.workerStartedAt;
+    });
+    const result = await verify(canceled);
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({ status: 'canceled', 'artifact-url': '', 'logs-url': '' });
+    expect(result.summary).toContain(
+      '| Not reached | provisioning, the worker (the payload gives no time for them) |',
+    );
+  });
+
+  it('a submission without a logs URL: passes, `logs-url` is empty, and the summary says so', async () => {
+    const noLogs = signed(erroredSubmission, (json) => {
+      delete json.submissionInfo.logsUrl;
+    });
+    const result = await verify(noLogs);
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs['logs-url']).toBe('');
+    expect(result.summary).toContain('| Logs | none in the payload: the `logs-url` output is empty |');
+  });
+});

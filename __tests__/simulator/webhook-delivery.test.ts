@@ -294,10 +294,29 @@ describe('payloads of completed jobs', () => {
     }
     for (const value of Object.values(payload.metrics)) expect(typeof value).toBe('number');
     expect(payload.metrics.buildEndTimestamp).toBe(Date.parse(event.completedAt));
-    expect(Date.parse(payload.provisioningStartedAt)).toBeLessThanOrEqual(
-      Date.parse(payload.workerStartedAt),
+    expect(Date.parse(payload.provisioningStartedAt!)).toBeLessThanOrEqual(
+      Date.parse(payload.workerStartedAt!),
     );
-    expect(Date.parse(payload.workerStartedAt)).toBeLessThanOrEqual(Date.parse(payload.completedAt));
+    expect(Date.parse(payload.workerStartedAt!)).toBeLessThanOrEqual(Date.parse(payload.completedAt));
+  });
+
+  it('a build canceled in the queue: the points it never reached are null; a submission that never ran has no logs URL', () => {
+    const build = webhookPayload(jobEvent({ status: 'canceled' }, { startedAt: null }))!
+      .payload as BuildPayload;
+    expect([build.status, build.provisioningStartedAt, build.workerStartedAt]).toEqual([
+      'canceled',
+      null,
+      null,
+    ]);
+    expect(build.completedAt).toMatch(ISO_MS);
+    const submission = webhookPayload(
+      jobEvent(
+        { status: 'canceled', type: 'submission', key: 'submit', buildId: null, submissionId: randomUUID() },
+        { startedAt: null },
+      ),
+    )!.payload as SubmissionPayload;
+    expect(submission.status).toBe('canceled');
+    expect(submission.submissionInfo).toEqual({});
   });
 
   it('fills an errored build with its error and no build URL, and a canceled one with its canceling user', () => {

@@ -163,8 +163,9 @@ export function buildPayload(event: JobCompletedEvent): BuildPayload {
       : {}),
     createdAt: iso(times.created),
     enqueuedAt: iso(times.created),
-    provisioningStartedAt: iso(provisioning),
-    workerStartedAt: iso(worker),
+    // A build canceled in the queue was never provisioned nor on a worker: those points are null.
+    provisioningStartedAt: event.startedAt ? iso(provisioning) : null,
+    workerStartedAt: event.startedAt ? iso(worker) : null,
     completedAt: iso(times.completed),
     updatedAt: iso(times.completed),
     expirationDate: iso(times.completed + 30 * DAY_MS),
@@ -206,7 +207,8 @@ export function submissionPayload(event: JobCompletedEvent): SubmissionPayload {
       ...(status === 'errored'
         ? { error: { message: event.errorMessage ?? 'The submission failed', errorCode: 'UNKNOWN_ERROR' } }
         : {}),
-      logsUrl: `${origin}/logs/submissions/${id}`,
+      // A submission canceled before it ran wrote no logs.
+      ...(event.startedAt ? { logsUrl: `${origin}/logs/submissions/${id}` } : {}),
     },
     createdAt: iso(times.created),
     updatedAt: iso(times.completed),

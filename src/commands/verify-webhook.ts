@@ -82,7 +82,8 @@ export const verifyWebhook = defineCommand({
       "A build's `artifacts.buildUrl` (successful builds), a submission's `archiveUrl`; empty when absent.",
     'details-url':
       'The page of the build or submission on the service (`buildDetailsPageUrl` / `submissionDetailsPageUrl`).',
-    'logs-url': "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL).",
+    'logs-url':
+      "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL) and for a submission that has none (canceled before it ran).",
     payload: 'The parsed body as JSON.',
     'delivery-key':
       'The SHA-256, in hex, of the event\'s identity, the JSON array `["<event>","<id>","<status>"]`: ' +

@@ -61,9 +61,9 @@ export function webhookFields(webhook: WebhookPayload): WebhookFields {
       parentId: build.parentBuildId,
       times: {
         createdAt: build.createdAt,
-        enqueuedAt: build.enqueuedAt,
-        provisioningStartedAt: build.provisioningStartedAt,
-        workerStartedAt: build.workerStartedAt,
+        enqueuedAt: build.enqueuedAt ?? undefined,
+        provisioningStartedAt: build.provisioningStartedAt ?? undefined,
+        workerStartedAt: build.workerStartedAt ?? undefined,
         completedAt: build.completedAt,
       },
     };

@@ -22,6 +22,11 @@ const WEBHOOK_PLATFORMS = ['android', 'ios'] as const;
 const uuid = z.guid();
 /** ISO 8601 UTC, as the service writes timestamps (`2025-01-31T12:34:56.789Z`). */
 const timestamp = z.iso.datetime();
+/**
+ * A point a build may never reach: one canceled in the queue was never provisioned nor on a worker.
+ * The spec types them as timestamps; a genuine, signed delivery must not fail on their absence.
+ */
+const reachedAt = z.optional(z.nullable(timestamp));
 const status = z.string().check(z.minLength(1));
 const platform = z.enum(WEBHOOK_PLATFORMS);
 const errorObject = z.looseObject({ message: z.string(), errorCode: z.string() });
@@ -101,9 +106,9 @@ const buildPayloadSchema = z.looseObject({
   /** Conditional: failed builds. */
   error: z.optional(errorObject),
   createdAt: timestamp,
-  enqueuedAt: timestamp,
-  provisioningStartedAt: timestamp,
-  workerStartedAt: timestamp,
+  enqueuedAt: reachedAt,
+  provisioningStartedAt: reachedAt,
+  workerStartedAt: reachedAt,
   completedAt: timestamp,
   updatedAt: timestamp,
   expirationDate: timestamp,
@@ -133,7 +138,8 @@ const submissionPayloadSchema = z.looseObject({
   submissionInfo: z.looseObject({
     /** Conditional: failed submissions. */
     error: z.optional(errorObject),
-    logsUrl: z.string(),
+    /** A submission that never ran (canceled before it started) may have no logs. */
+    logsUrl: optionalText,
   }),
   createdAt: timestamp,
   updatedAt: timestamp,

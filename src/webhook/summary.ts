@@ -46,6 +46,9 @@ export function renderWebhookSummary(input: WebhookReport, redact: (text: string
     row('Error', [code, markdownCode(fields.error.message, 1000)].filter(Boolean).join(': '));
   }
   for (const [label, ms] of durations(fields)) row(label, ms === undefined ? undefined : formatElapsed(ms));
+  row('Not reached', notReached(fields));
+  if (fields.kind === 'submission' && !fields.logsUrl)
+    row('Logs', 'none in the payload: the `logs-url` output is empty');
   row('Completed', formatTimestamp(fields.times.completedAt));
   row('Delivery key', markdownCode(deliveryKey, 64));
   lines.push('');
@@ -67,6 +70,23 @@ function durations(fields: WebhookFields): [string, number | undefined][] {
     ['Ran on the worker', msBetween(workerStartedAt, completedAt)],
     ['Total, from creation', msBetween(createdAt, completedAt)],
   ];
+}
+
+/**
+ * The points of a build the payload gives no time for (null or absent: a build canceled in the
+ * queue never reached them), said so rather than left out without a word.
+ */
+function notReached(fields: WebhookFields): string | undefined {
+  if (fields.kind !== 'build') return undefined;
+  const { enqueuedAt, provisioningStartedAt, workerStartedAt } = fields.times;
+  const missed = (
+    [
+      ['the queue', enqueuedAt],
+      ['provisioning', provisioningStartedAt],
+      ['the worker', workerStartedAt],
+    ] as const
+  ).flatMap(([point, at]) => (at ? [] : [point]));
+  return missed.length > 0 ? `${missed.join(', ')} (the payload gives no time for them)` : undefined;
 }
 
 /** Why a delivery was not used; none of it comes from the delivery's body. */
