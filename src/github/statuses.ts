@@ -109,7 +109,12 @@ export class CommitStatuses {
   /** What `context` should say (`words` in the action's own words; the marker is added). */
   set(context: string, state: StatusState, words: string, primary = false): void {
     if (this.wanted.get(context)?.locked) return;
-    this.wanted.set(context, { state, description: describe(words, this.poster), primary, locked: false });
+    this.wanted.set(context, {
+      state, // Redacted before it is cut: GitHub keeps a status, and nothing masks it there.
+      description: describe(this.io.redact(words), this.poster),
+      primary,
+      locked: false,
+    });
   }
 
   /** The contexts whose wanted state is still pending. */

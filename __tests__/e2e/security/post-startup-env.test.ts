@@ -156,6 +156,9 @@ it('a cancellation while the fresh Node process starts is passed on to it once i
   const main = await runAction({ entry: 'start-device-session', inputs: inputs(), env: pullRequest() });
   expect(main.exitCode).toBe(0);
   const id = main.outputs['session-id'];
+  // The stop is answered 3 s late, so the fresh process is still stopping when the signal comes,
+  // however loaded the machine (the stop itself is made at once).
+  world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'delay', ms: 3_000, processed: true });
   const post = await runPost(main, {
     inputs: inputs(),
     env: { ...pullRequest(), OPENSSL_CONF: join(dir, 'openssl.cnf') },
