@@ -109,8 +109,9 @@ export class CommitStatuses {
   /** What `context` should say (`words` in the action's own words; the marker is added). */
   set(context: string, state: StatusState, words: string, primary = false): void {
     if (this.wanted.get(context)?.locked) return;
+    // Redacted before it is cut: GitHub keeps a status, and nothing masks it there.
     this.wanted.set(context, {
-      state, // Redacted before it is cut: GitHub keeps a status, and nothing masks it there.
+      state,
       description: describe(this.io.redact(words), this.poster),
       primary,
       locked: false,
