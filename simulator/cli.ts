@@ -68,6 +68,12 @@ const FLAGS = {
     default: 'developer',
     describe: 'role of the printed token on the project',
   },
+  quiet: {
+    value: '',
+    default: '',
+    describe: 'print only the start banner, not a line per request and state change',
+    short: 'q',
+  },
   help: { value: '', default: '', describe: 'print this help and exit', short: 'h' },
 } as const;
 
@@ -144,7 +150,12 @@ async function main(): Promise<void> {
         },
       ]),
     ),
-  }) as { values: Partial<Record<Exclude<keyof typeof FLAGS, 'help'>, string>> & { help?: boolean } };
+  }) as {
+    values: Partial<Record<Exclude<keyof typeof FLAGS, 'help' | 'quiet'>, string>> & {
+      help?: boolean;
+      quiet?: boolean;
+    };
+  };
   if (values.help) {
     console.log(usage());
     return;
@@ -163,6 +174,7 @@ async function main(): Promise<void> {
       .filter(Boolean),
     readinessDelayMs: nonNegative('readiness-delay-ms', values['readiness-delay-ms'], 3_000),
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
+    printLog: !values.quiet,
   });
   const account = sim.addAccount({ name: 'sim-account' });
   const project = sim.addProject({
@@ -227,7 +239,7 @@ ${columns(
 
 Environment for the action:
   SVC_BASE_URL=${url} SVC_TOKEN=${token} SVC_APP_ID=${project.id}
-Press Ctrl-C to stop.`);
+${values.quiet ? '' : 'The log follows: a line per request and per state change (--quiet: none).\n'}Press Ctrl-C to stop.`);
 }
 
 main().catch((error: unknown) => {

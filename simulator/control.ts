@@ -16,7 +16,7 @@ import type { WorkflowEngine } from './workflows.js';
 /** Every control route with its body and what it does: the CLI prints this list. */
 export const CONTROL_ROUTES: ReadonlyArray<readonly [method: string, path: string, what: string]> = [
   ['GET', '/_sim/state', 'projects, runs, sessions, behaviours, pending faults'],
-  ['POST', '/_sim/reset', 'forget runs, sessions, behaviours, faults, recorded requests and deliveries'],
+  ['POST', '/_sim/reset', 'forget runs, sessions, behaviours, faults, requests, webhooks, deliveries'],
   [
     'POST',
     '/_sim/runs',
@@ -54,7 +54,7 @@ export interface ControlDeps {
   sessions: SessionManager;
   workflows: WorkflowEngine;
   faults: FaultRegistry;
-  /** Everything `POST /_sim/reset` forgets (accounts, projects, tokens and webhooks stay). */
+  /** Everything `POST /_sim/reset` forgets (accounts, projects and tokens stay). */
   reset: () => void;
 }
 

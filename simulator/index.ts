@@ -16,6 +16,7 @@ import { Timers } from './clock.js';
 import { controlRoutes } from './control.js';
 import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
+import { Log, type SimulatorLog } from './log.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
 import type { DispatchRequest } from '../src/service/contract.js';
@@ -36,6 +37,7 @@ import { webhookControlRoutes } from './webhooks/routes.js';
 export type { Account, AddAccountOptions, AddTokenOptions, Project, Role } from './accounts.js';
 export type { Fault, FaultKind, FaultMatcher } from './faults.js';
 export type { RecordedRequest } from './server.js';
+export type { SimulatorLog } from './log.js';
 export type {
   DeviceSession,
   RemoteConfig,
@@ -47,7 +49,9 @@ export type {
   JobBehaviour,
   JobCompletedEvent,
   JobError,
+  JobStatusEvent,
   RunCompletedEvent,
+  RunStatusEvent,
   WorkflowJob,
   WorkflowRun,
 } from './workflows.js';
@@ -81,6 +85,11 @@ export interface SimulatorOptions {
    * a name a proxy or a container network maps to the simulator. Other `Host` headers get 403.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Where the log's lines go as they are written: `true` for standard output, or a function. Default:
+   * nowhere (the lines are still kept in `sim.log`). The command prints them unless `--quiet`.
+   */
+  printLog?: boolean | ((line: string) => void);
 }
 
 export interface AddProjectOptions {
@@ -101,10 +110,16 @@ export interface Simulator {
   /** Closes the server, clears all timers, destroys open sockets. */
   close(): Promise<void>;
   /**
-   * `job-completed` (JobCompletedEvent), `run-completed` (RunCompletedEvent), and
-   * `session-status` (DeviceSession snapshot, on every session change).
+   * `run-status` (RunStatusEvent: a run created or changed status), `job-status` (JobStatusEvent),
+   * `job-completed` (JobCompletedEvent), `run-completed` (RunCompletedEvent), `session-created` and
+   * `session-status` (DeviceSession snapshot, at creation and on every later session change).
    */
   events: EventEmitter;
+  /**
+   * One line per request and per state change (runs, jobs, sessions, webhook delivery attempts,
+   * resets), without credentials; printed only when `printLog` says so.
+   */
+  log: SimulatorLog;
   /** Webhooks per project (BUILD / SUBMIT), delivered when build and submission jobs complete. */
   webhooks: WebhookDispatcher;
   /** Every request received, in order (control routes included, marked `control: true`). */
@@ -117,8 +132,9 @@ export interface Simulator {
   clearFaults(): void;
   clearRequests(): void;
   /**
-   * Forgets every run, session, session and job behaviour, pending fault, recorded request and webhook
-   * delivery, with their timers. Accounts, projects, tokens and webhooks stay. (`POST /_sim/reset`.)
+   * Forgets every run, session, session and job behaviour, pending fault, recorded request, webhook
+   * and webhook delivery, with their timers: a delivery waiting to be retried is cancelled. Accounts,
+   * projects and tokens stay. (`POST /_sim/reset`.)
    */
   reset(): void;
   // workflow controls
@@ -180,13 +196,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     minuteMs: options.sessionMinuteMs ?? 60_000,
   });
   const webhooks = new WebhookDispatcher(options.webhooks);
+  const print =
+    options.printLog === true ? (line: string) => console.log(line) : options.printLog || undefined;
+  const log = new Log(print);
+  log.follow(events, (id) => sessions.endedBy(id));
+  webhooks.onAttempt = (attempt, attempts) => log.delivery(attempt, attempts);
   events.on('job-completed', (event) => webhooks.onJobCompleted(event));
   const reset = (): void => {
     workflows.reset();
     sessions.reset();
     faults.clear();
     requests.length = 0;
-    webhooks.clearDeliveries();
+    webhooks.reset();
+    log.write(
+      'reset: runs, sessions, behaviours, faults, recorded requests, webhooks and deliveries forgotten',
+    );
   };
   const deps = { registry, sessions, workflows, faults, reset };
   const { server, destroySockets } = createSimServer({
@@ -198,6 +222,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults,
     timers,
     requests,
+    log,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
 
@@ -219,6 +244,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     events,
     webhooks,
     requests,
+    log,
     close() {
       closing ??= new Promise<void>((resolve) => {
         timers.clearAll();

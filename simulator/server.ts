@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import type { Timers } from './clock.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { Fault, FaultRegistry } from './faults.js';
+import type { Log } from './log.js';
 import { refusal } from './request-guard.js';
 
 export interface RecordedRequest {
@@ -113,6 +114,8 @@ export interface SimServerOptions {
   faults: FaultRegistry;
   timers: Timers;
   requests: RecordedRequest[];
+  /** Where each request's line goes. */
+  log?: Log;
   /** Names besides loopback ones that requests may use in `Host` (see request-guard.ts). */
   allowedHosts?: readonly string[];
 }
@@ -198,10 +201,21 @@ export function createSimServer(opts: SimServerOptions): SimServer {
       connection.gone = true;
     };
     req.socket.on('close', onClose);
+    const started = performance.now();
+    const seen: { record?: RecordedRequest } = {};
     try {
-      await handleRequest(req, res, connection);
+      await handleRequest(req, res, connection, seen);
     } finally {
       req.socket.off('close', onClose);
+      const record = seen.record;
+      if (record)
+        opts.log?.request(
+          record.method,
+          record.path,
+          record.status,
+          performance.now() - started,
+          record.fault,
+        );
     }
   }
 
@@ -209,6 +223,7 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     req: IncomingMessage,
     res: ServerResponse,
     connection: { gone: boolean },
+    seen: { record?: RecordedRequest },
   ): Promise<void> {
     const socket = req.socket;
     const receivedAt = new Date().toISOString();
@@ -237,6 +252,7 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     };
     if (control) record.control = true;
     opts.requests.push(record);
+    seen.record = record;
 
     if (tooLarge) {
       return write(res, record, { status: 413, body: badRequest('The request body is too large').toBody() });

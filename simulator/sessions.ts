@@ -157,6 +157,7 @@ export class SessionManager {
       },
     };
     this.byId.set(id, record);
+    this.emit('session-created', record);
     const b = record.behaviour;
     if (b.extraStatusBeforeReady !== undefined) {
       this.schedule(record, 0, () => {
@@ -249,10 +250,14 @@ export class SessionManager {
 
   private touchRecord(record: SessionRecord): void {
     record.view.updatedAt = nextTimestamp(record.view.updatedAt);
+    this.emit('session-status', record);
+  }
+
+  private emit(event: 'session-created' | 'session-status', record: SessionRecord): void {
     try {
-      this.opts.events.emit('session-status', this.view(record));
+      this.opts.events.emit(event, this.view(record));
     } catch (error) {
-      console.error("simulator: a 'session-status' listener threw:", error);
+      console.error(`simulator: a '${event}' listener threw:`, error);
     }
   }
 

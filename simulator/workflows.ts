@@ -68,6 +68,21 @@ export interface JobCompletedEvent {
   completedAt: string;
 }
 
+/** Payload of the `run-status` event: a run was created (`from` null) or changed status. */
+export interface RunStatusEvent {
+  run: WorkflowRun;
+  from: RunStatus | null;
+  /** The workflow file's `name:`, if it has one. */
+  workflowName: string | null;
+}
+
+/** Payload of the `job-status` event: a job changed status. */
+export interface JobStatusEvent {
+  run: WorkflowRun;
+  job: WorkflowJob;
+  from: JobStatus;
+}
+
 /** Payload of the `run-completed` event (a run reached success, failure or canceled). */
 export interface RunCompletedEvent {
   project: ProjectSummary;
@@ -193,6 +208,11 @@ export class WorkflowEngine {
       completed: false,
     };
     this.runsById.set(id, run);
+    this.emit('run-status', {
+      run: this.view(run),
+      from: null,
+      workflowName: spec.name,
+    } satisfies RunStatusEvent);
     run.startTimer = this.opts.timers.set(() => {
       run.started = true;
       this.advance(run);
@@ -279,8 +299,14 @@ export class WorkflowEngine {
   }
 
   private setJobStatus(run: RunRecord, job: JobRecord, status: JobStatus): void {
+    const from = job.view.status;
     job.view.status = status;
     this.touch(run, job);
+    this.emit('job-status', {
+      run: this.view(run),
+      job: structuredClone(job.view),
+      from,
+    } satisfies JobStatusEvent);
   }
 
   /** Starts ready jobs and skips jobs whose upstream jobs did not succeed, until nothing changes. */
@@ -358,8 +384,10 @@ export class WorkflowEngine {
       status = run.cancelRequested ? 'canceled' : statuses.includes('failure') ? 'failure' : 'success';
     } else status = run.jobs.some((j) => j.startedAt !== null) ? 'in-progress' : 'new';
     if (status !== run.view.status) {
+      const from = run.view.status;
       run.view.status = status;
       this.touch(run);
+      this.emit('run-status', { run: this.view(run), from, workflowName: null } satisfies RunStatusEvent);
     }
     if (TERMINAL_RUN.includes(status)) {
       run.completed = true;

@@ -173,6 +173,48 @@ describe('simulator CLI', () => {
     expect(field(again, /listening on (http:\/\/\S+)/)).toBe(url);
   });
 
+  it('prints a line per request and per state change after the banner, none with --quiet', async () => {
+    const out = await startCli(['--job-duration-ms', '10']);
+    const url = field(out, /listening on (http:\/\/\S+)/);
+    let log = '';
+    child!.stdout.on('data', (c: Buffer) => (log += c.toString()));
+    const reply = (await (await fetch(`${url}/_sim/runs`, { method: 'POST' })).json()) as {
+      data: { id: string };
+    };
+    const short = `${reply.data.id.slice(0, 8)}…`;
+    const lines = async (): Promise<string[]> => {
+      for (;;) {
+        if (log.includes(`run ${short} in-progress → success`)) return log.split('\n');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    expect(await lines()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} run ${short} created: "End-to-end tests"`),
+        ),
+        expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} POST \/_sim\/runs 200 \d+ ms$/),
+        expect.stringMatching(new RegExp(`job ${short}/build_android in-progress → success$`)),
+      ]),
+    );
+
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child!.kill('SIGTERM');
+    await exited;
+    const quiet = await startCli(['--quiet', '--job-duration-ms', '10']);
+    expect(quiet).not.toContain('The log follows');
+    let after = '';
+    child!.stdout.on('data', (c: Buffer) => (after += c.toString()));
+    const quietUrl = field(quiet, /listening on (http:\/\/\S+)/);
+    await fetch(`${quietUrl}/_sim/runs`, { method: 'POST' });
+    await fetch(`${quietUrl}/_sim/state`);
+    // Ended by the signal, after the requests were answered: everything it printed is in `after`.
+    const closed = new Promise((resolve) => child!.once('close', resolve));
+    child!.kill('SIGTERM');
+    await closed;
+    expect(after.trim()).toBe('SIGTERM received, closing the simulator');
+  });
+
   it('--allowed-hosts: requests naming one of them in Host are answered, others refused', async () => {
     const out = await startCli(['--allowed-hosts', 'host.docker.internal, sim.lan']);
     const url = new URL(field(out, /listening on (http:\/\/\S+)/));

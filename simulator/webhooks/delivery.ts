@@ -88,14 +88,18 @@ export class WebhookDispatcher {
   private readonly webhooks = new Map<string, WebhookConfig>();
   private readonly attemptsLog: DeliveryAttempt[] = [];
   private readonly pending = new Set<Promise<void>>();
-  /** Aborted by close(): ends every wait between attempts at once. */
-  private readonly closing = new AbortController();
+  /** Aborted (and replaced) by close() and reset(): ends every wait between attempts at once. */
+  private waiting = new AbortController();
   private readonly clock: DeliveryClock;
   private readonly inFlight = new Set<() => void>();
   private readonly attempts: number;
   private readonly baseIntervalMs: number;
   private readonly timeoutMs: number;
   private closed = false;
+  /** Bumped by reset(): a delivery of an earlier generation makes no further attempt. */
+  private generation = 0;
+  /** Called with every attempt as it is recorded (the simulator's log). */
+  onAttempt?: (attempt: DeliveryAttempt, attempts: number) => void;
 
   constructor(options: WebhookDispatcherOptions = {}) {
     this.attempts = positiveInteger(options.attempts, 5, 'attempts');
@@ -178,25 +182,47 @@ export class WebhookDispatcher {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /**
+   * Removes every webhook, cancels waiting retries and requests in flight, and forgets the attempts
+   * made (`POST /_sim/reset`): an old receiver gets nothing more. Unlike close(), later deliveries work.
+   */
+  reset(): void {
+    this.generation++;
+    this.webhooks.clear();
+    this.cancelWaiting();
+    this.attemptsLog.length = 0;
+  }
+
   /** Cancels waiting retries and requests in flight; no further attempt is made. */
   close(): void {
     this.closed = true;
-    this.closing.abort();
+    this.cancelWaiting();
+  }
+
+  /** Ends every wait between attempts at once (the waits of the generation reset() or close() ends). */
+  private cancelWaiting(): void {
+    this.waiting.abort();
+    this.waiting = new AbortController();
     for (const abort of [...this.inFlight]) abort();
   }
 
   private async run(webhook: WebhookConfig, body: string, signature: string): Promise<void> {
     const deliveryId = randomUUID();
-    for (let attempt = 1; attempt <= this.attempts && !this.closed; attempt++) {
+    const generation = this.generation;
+    const cancelled = (): boolean => this.closed || this.generation !== generation;
+    const signal = this.waiting.signal;
+    for (let attempt = 1; attempt <= this.attempts && !cancelled(); attempt++) {
       if (attempt > 1) {
-        await this.clock.sleep(this.baseIntervalMs * 2 ** (attempt - 2), this.closing.signal);
-        if (this.closed) return;
+        await this.clock.sleep(this.baseIntervalMs * 2 ** (attempt - 2), signal);
+        if (cancelled()) return;
       }
       const sentAt = new Date().toISOString();
       const started = Date.now();
       const answer = await this.post(webhook.url, body, signature);
+      // Reset while in flight: the attempt belongs to what the reset forgot.
+      if (this.generation !== generation) return;
       const acknowledged = answer.status !== null && answer.status >= 200 && answer.status <= 399;
-      this.attemptsLog.push({
+      const record: DeliveryAttempt = {
         deliveryId,
         webhookId: webhook.id,
         event: webhook.event,
@@ -209,7 +235,9 @@ export class WebhookDispatcher {
         body,
         signature,
         durationMs: Date.now() - started,
-      });
+      };
+      this.attemptsLog.push(record);
+      this.onAttempt?.(record, this.attempts);
       if (acknowledged) return;
     }
   }
