@@ -24,6 +24,7 @@ export const CONTROL_ROUTES: ReadonlyArray<readonly [method: string, path: strin
   ],
   ['', '', 'defaults: the only project, gitRef "main", fileName "e2e.yml"'],
   ['POST', '/_sim/runs/:id/approve', 'approve the jobs waiting for approval (also: reject, cancel)'],
+  ['POST', '/_sim/runs/:id/jobs/:key/finish', 'a running job ends now (as its behaviour says)'],
   [
     'POST',
     '/_sim/jobs/:key/behaviour',
@@ -120,6 +121,14 @@ export function controlRoutes({ registry, sessions, workflows, faults, reset }: 
         if (action === 'approve') workflows.approve(id);
         else if (action === 'reject') workflows.reject(id);
         else workflows.cancel(id);
+        return ok(workflows.get(id));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_sim\/runs\/([^/]+)\/jobs\/([^/]+)\/finish\/?$/,
+      handler(_ctx, [id, key]) {
+        workflows.finishJob(id, key);
         return ok(workflows.get(id));
       },
     },

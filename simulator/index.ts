@@ -16,6 +16,7 @@ import { Timers } from './clock.js';
 import { controlRoutes } from './control.js';
 import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
+import { pageRoutes } from './pages/index.js';
 import { Log, type SimulatorLog } from './log.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
@@ -147,6 +148,8 @@ export interface Simulator {
    * else", for following by id. Same rules and errors (as ApiError) as the dispatch.
    */
   createRun(request: DispatchRequest): Promise<WorkflowRun>;
+  /** A running job ends now, as its behaviour says (409 ApiError for a job not running). */
+  finishJob(runId: string, jobKey: string): void;
   approve(runId: string): void;
   reject(runId: string): void;
   cancelRun(runId: string): void;
@@ -214,7 +217,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const deps = { registry, sessions, workflows, faults, reset };
   const { server, destroySockets } = createSimServer({
-    routes: [...serviceRoutes(deps), ...controllerRoutes(deps)],
+    routes: [...serviceRoutes(deps), ...controllerRoutes(deps), ...pageRoutes(deps)],
     controlRoutes: [
       ...controlRoutes(deps),
       ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id)),
@@ -282,6 +285,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!project) throw notFound(`No project with id ${valid.appId} (appId)`);
       return startRun(workflows, project, valid);
     },
+    finishJob: (id, key) => workflows.finishJob(id, key),
     approve: (id) => workflows.approve(id),
     reject: (id) => workflows.reject(id),
     cancelRun: (id) => workflows.cancel(id),

@@ -14,6 +14,7 @@ import type { Timers } from './clock.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { Fault, FaultRegistry } from './faults.js';
 import type { Log } from './log.js';
+import { errorPage, wantsHtml } from './pages/html.js';
 import { refusal } from './request-guard.js';
 
 export interface RecordedRequest {
@@ -58,6 +59,11 @@ export interface Route {
   handler: (ctx: RequestContext, params: string[]) => ApiResponse | Promise<ApiResponse>;
   /** Headers added to every response of this route, errors included. */
   headers?: Record<string, string>;
+  /**
+   * A page for people: matched only when the client asks for HTML (`Accept: text/html`), so a JSON
+   * client of the same path gets what it got without it; its errors are pages too.
+   */
+  page?: boolean;
 }
 
 export const ok = (data: unknown, headers?: Record<string, string>): ApiResponse => ({
@@ -157,6 +163,7 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     for (const r of routes) {
       const match = r.pattern.exec(ctx.pathname);
       if (!match || r.method !== ctx.method) continue;
+      if (r.page && !wantsHtml(ctx.headers.accept)) continue;
       try {
         let params: string[];
         try {
@@ -168,10 +175,12 @@ export function createSimServer(opts: SimServerOptions): SimServer {
         return r.headers ? { ...resp, headers: { ...r.headers, ...resp.headers } } : resp;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        if (r.page) return errorPage(error);
         return { status: error.status, body: error.toBody(), ...(r.headers ? { headers: r.headers } : {}) };
       }
     }
-    return { status: 404, body: notFound(`No route for ${ctx.method} ${ctx.pathname}`).toBody() };
+    const missing = notFound(`No route for ${ctx.method} ${ctx.pathname}`);
+    return wantsHtml(ctx.headers.accept) ? errorPage(missing) : { status: 404, body: missing.toBody() };
   }
 
   function write(res: ServerResponse, record: RecordedRequest, resp: ApiResponse): void {

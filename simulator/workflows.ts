@@ -97,6 +97,8 @@ interface JobRecord {
   completedAt: string | null;
   errorMessage?: string;
   timer?: TimerHandle;
+  /** Ends the job now as its behaviour says (set while it runs). */
+  finish?: () => void;
 }
 
 interface RunRecord {
@@ -230,6 +232,11 @@ export class WorkflowEngine {
     return this.runsById.get(id)?.project;
   }
 
+  /** A job's `params.platform` (android by default for build and submission jobs), else null. */
+  platformOf(runId: string, jobKey: string): string | null {
+    return this.runsById.get(runId)?.byKey.get(jobKey)?.spec.platform ?? null;
+  }
+
   list(): WorkflowRun[] {
     return [...this.runsById.values()].map((r) => this.view(r));
   }
@@ -240,6 +247,19 @@ export class WorkflowEngine {
 
   reject(runId: string): void {
     this.settleApproval(runId, false);
+  }
+
+  /**
+   * A running job (`in-progress`) ends now, as its behaviour says, instead of when its duration is
+   * up; the run goes on from there. Throws 409 for a job that is not running.
+   */
+  finishJob(runId: string, jobKey: string): void {
+    const run = this.require(runId);
+    const job = run.byKey.get(jobKey);
+    if (!job) throw notFound(`Workflow run ${runId} has no job ${jobKey}`);
+    if (job.view.status !== 'in-progress' || !job.finish)
+      throw conflict(`Job ${jobKey} of workflow run ${runId} is not running (${job.view.status})`);
+    job.finish();
   }
 
   /** Cancels a run; a run that already ended is left unchanged. */
@@ -253,6 +273,7 @@ export class WorkflowEngine {
         this.complete(run, job, 'canceled');
       } else if (status === 'in-progress') {
         this.opts.timers.clear(job.timer);
+        job.finish = undefined;
         this.setJobStatus(run, job, 'pending-cancel');
         job.timer = this.opts.timers.set(() => {
           this.complete(run, job, 'canceled');
@@ -342,7 +363,9 @@ export class WorkflowEngine {
     this.setJobStatus(run, job, 'in-progress');
     job.startedAt = job.view.updatedAt;
     const duration = job.behaviour.durationMs ?? this.opts.defaultJobDurationMs;
-    job.timer = this.opts.timers.set(() => {
+    job.finish = () => {
+      job.finish = undefined;
+      this.opts.timers.clear(job.timer);
       job.timer = undefined;
       if (job.behaviour.outcome === 'failure') {
         job.errorMessage = job.behaviour.errorMessage ?? `Job ${job.spec.key} failed`;
@@ -352,7 +375,8 @@ export class WorkflowEngine {
         this.complete(run, job, 'success');
       }
       this.advance(run);
-    }, duration);
+    };
+    job.timer = this.opts.timers.set(job.finish, duration);
   }
 
   /** Moves a job to success/failure/canceled and emits `job-completed`. */

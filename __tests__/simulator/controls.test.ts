@@ -206,3 +206,21 @@ describe('POST /_sim/reset', () => {
     expect(w.sim.runs()).toHaveLength(1);
   });
 });
+
+describe('POST /_sim/runs/:id/jobs/:key/finish', () => {
+  it('ends a running job now, as its behaviour says; a job not running is a 409', async () => {
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 600_000 });
+    const id = await dispatch();
+    await waitFor(() => w.sim.getRun(id)?.status === 'in-progress', 'the run to start');
+    const finished = await control('POST', `/_sim/runs/${id}/jobs/build/finish`);
+    expect(finished.status).toBe(200);
+    expect(finished.json.data).toMatchObject({
+      status: 'success',
+      jobs: [{ key: 'build', status: 'success' }],
+    });
+    const again = await control('POST', `/_sim/runs/${id}/jobs/build/finish`);
+    expect(again.status).toBe(409);
+    expect(again.json.errors[0].message).toBe(`Job build of workflow run ${id} is not running (success)`);
+    expect((await control('POST', `/_sim/runs/${id}/jobs/nope/finish`)).status).toBe(404);
+  });
+});

@@ -44,7 +44,7 @@ export type Gate = { live: LiveSession } | { refused: Refusal };
 const TERMINAL: readonly string[] = SESSION_TERMINAL;
 const UDID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/i;
 
-function deviceOf(session: DeviceSession, deviceIdentifier: string | undefined): DeviceIdentity {
+export function deviceOf(session: DeviceSession, deviceIdentifier: string | undefined): DeviceIdentity {
   if (session.platform === 'android') {
     return {
       platform: 'android',

@@ -10,26 +10,7 @@ import type { ApiResponse, RequestContext, Route } from '../server.js';
 import type { DeviceSession, SessionManager } from '../sessions.js';
 import { openGate, type DeviceIdentity } from './common.js';
 import { DEVICES_PATH } from './paths.js';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-}
-
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+import { escapeHtml, PAGE_HEADERS } from '../pages/html.js';
 
 interface PageOptions {
   /** Show the (placeholder) screen. */
