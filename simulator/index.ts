@@ -83,7 +83,7 @@ export interface SimulatorOptions {
   webhooks?: WebhookDispatcherOptions;
   /**
    * Host names (any port) requests may use besides loopback names and the address they reached, e.g.
-   * a name a proxy or a container network maps to the simulator. Other `Host` headers get 403.
+   * a name a proxy or a container network maps to the simulator. Other `Host` headers get 421.
    */
   allowedHosts?: readonly string[];
   /**

@@ -37,6 +37,18 @@ function namesSimulator(value: string, socket: Socket, allowedHosts: readonly st
   );
 }
 
+/**
+ * The guard's refusals are the simulator's, not the service's: 421 Misdirected Request with a code of
+ * their own, never the 403 the action reports as a token lacking a permission, and a message that
+ * says who refused and how to allow the name.
+ */
+const refused = (code: string, message: string): ApiError =>
+  new ApiError(421, code, `The svc simulator (not the service) refused this request: ${message}`);
+
+/** How to allow a name: the command's flag and the library's option. */
+const allowing = (name: string): string =>
+  `start it with --allowed-hosts ${name} (startSimulator({ allowedHosts: [${JSON.stringify(name)}] }) in process)`;
+
 /** The error a request gets before any route sees it, or null when it may go on. */
 export function refusal(
   headers: IncomingHttpHeaders,
@@ -47,18 +59,17 @@ export function refusal(
 ): ApiError | null {
   const host = headers.host ?? '';
   if (!namesSimulator(host, socket, allowedHosts)) {
-    return new ApiError(
-      403,
-      'FORBIDDEN',
-      `Host ${JSON.stringify(host)} is not this simulator: use localhost, 127.0.0.1 or [::1] with port ${socket.localPort}`,
+    const name = parseHost(host)?.hostname;
+    return refused(
+      'SIMULATOR_HOST_NOT_ALLOWED',
+      `Host ${JSON.stringify(host)} is not a name it answers to (it refuses other names so that a web page cannot reach it through a name of its own). Use localhost, 127.0.0.1 or [::1] with port ${socket.localPort}, or ${allowing(name && /^[\w.:-]+$/.test(name) ? name : 'NAME')}.`,
     );
   }
   const origin = headers.origin;
   if (origin !== undefined && !isOwnOrigin(origin, socket, allowedHosts)) {
-    return new ApiError(
-      403,
-      'FORBIDDEN',
-      `Origin ${JSON.stringify(origin)} is not this simulator: requests from web pages are refused`,
+    return refused(
+      'SIMULATOR_ORIGIN_NOT_ALLOWED',
+      `Origin ${JSON.stringify(origin)} is not the simulator's own: requests from other web pages are refused. Its own pages are answered; to open them through another name, ${allowing('NAME')}.`,
     );
   }
   const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

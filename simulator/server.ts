@@ -83,6 +83,10 @@ export function parseJsonBody(ctx: RequestContext): unknown {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** What a refused body may still send before its connection is closed. */
+const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
+/** Request line and headers together (Node's default, said here): more is a 431 from clientError. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 function serialize(resp: ApiResponse): { status: number; headers: Record<string, string>; payload: Buffer } {
   const headers: Record<string, string> = {};
@@ -103,6 +107,17 @@ function serialize(resp: ApiResponse): { status: number; headers: Record<string,
   for (const [name, value] of Object.entries(resp.headers ?? {})) headers[name.toLowerCase()] = value;
   headers['content-length'] = String(payload.length);
   return { status: resp.status, headers, payload };
+}
+
+/** A request target that is not a path (`*`, an absolute URI) or whose %-escapes do not decode. */
+function malformed(target: string): boolean {
+  if (!target.startsWith('/')) return true;
+  try {
+    decodeURI(target);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -137,7 +152,7 @@ export function createSimServer(opts: SimServerOptions): SimServer {
   const connectionIds = new WeakMap<Socket, number>();
   let connections = 0;
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     void handle(req, res).catch((error: unknown) => {
       console.error('simulator: request handling failed:', error);
       if (!res.headersSent && !res.destroyed) {
@@ -149,6 +164,24 @@ export function createSimServer(opts: SimServerOptions): SimServer {
         );
       } else res.destroy();
     });
+  });
+  // What Node's parser refuses (headers too large, a request that is not HTTP) never reaches a route:
+  // it gets the answer a service would give, said in JSON, and a line in the log; the server goes on.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const message = tooLarge
+      ? `The request's headers are larger than the simulator takes (${MAX_HEADER_BYTES} bytes)`
+      : 'The request is not valid HTTP';
+    opts.log?.write(`(unreadable request) ${status}: ${message}`);
+    const body = JSON.stringify({
+      errors: [{ code: tooLarge ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST', message }],
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   // Behind a real load balancer (idle timeout ~60 s) a client polling every 5-10 s keeps one connection.
   server.keepAliveTimeout = 65_000;
@@ -191,16 +224,50 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     res.end(payload);
   }
 
-  async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
+  /**
+   * The body, up to MAX_BODY_BYTES. A body declared or found larger is not read on: the answer is a
+   * 413 at once (see refuseLargeBody), whatever the client goes on sending.
+   */
+  function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES)
+      return Promise.resolve({ text: '', tooLarge: true });
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+        req.off('data', onData);
+        req.off('end', onEnd);
+        chunks.length = 0;
+        resolve({ text: '', tooLarge: true });
+      };
+      const onEnd = (): void => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge: false });
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', reject);
+    });
+  }
+
+  /**
+   * Answers 413 and closes the connection: what the client still sends is read and dropped (so it
+   * can read the answer, and memory does not grow), up to DRAIN_LIMIT_BYTES, then the socket is closed.
+   */
+  function refuseLargeBody(req: IncomingMessage, res: ServerResponse, record: RecordedRequest): void {
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT_BYTES) req.socket.destroy();
+    });
+    req.resume();
+    write(res, record, {
+      status: 413,
+      body: badRequest(
+        `The request body is larger than the simulator takes (${MAX_BODY_BYTES} bytes)`,
+        'PAYLOAD_TOO_LARGE',
+      ).toBody(),
+      headers: { connection: 'close' },
+    });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -263,8 +330,14 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     opts.requests.push(record);
     seen.record = record;
 
-    if (tooLarge) {
-      return write(res, record, { status: 413, body: badRequest('The request body is too large').toBody() });
+    if (tooLarge) return refuseLargeBody(req, res, record);
+    if (malformed(url)) {
+      const error = badRequest(
+        'The request path is malformed: it must start with / and use valid %-escapes',
+        'MALFORMED_PATH',
+      );
+      const page = wantsHtml(req.headers.accept);
+      return write(res, record, page ? errorPage(error) : { status: 400, body: error.toBody() });
     }
     const refused = refusal(req.headers, socket, control, text !== '', opts.allowedHosts);
     if (refused) return write(res, record, { status: refused.status, body: refused.toBody() });

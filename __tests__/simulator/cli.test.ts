@@ -227,6 +227,6 @@ describe('simulator CLI', () => {
       );
     expect(await status('host.docker.internal:8787')).toBe(200);
     expect(await status(`sim.lan:${url.port}`)).toBe(200);
-    expect(await status(`elsewhere.example:${url.port}`)).toBe(403);
+    expect(await status(`elsewhere.example:${url.port}`)).toBe(421);
   });
 });

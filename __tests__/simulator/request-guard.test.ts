@@ -41,7 +41,7 @@ describe('requests from web pages', () => {
     ['a sandboxed page', 'null'],
     ['the right host on another port', 'http://127.0.0.1:1'],
     ['https', () => `https://127.0.0.1:${port}`],
-  ])('an Origin of %s is refused with 403 on control and service routes', async (_what, origin) => {
+  ])('an Origin of %s is refused with 421 on control and service routes', async (_what, origin) => {
     const headers = { origin: typeof origin === 'function' ? origin() : origin };
     const replies = [
       await call(w.sim, 'POST', '/_sim/webhooks', { body: WEBHOOK(), headers }),
@@ -49,15 +49,17 @@ describe('requests from web pages', () => {
       await createSession({ headers }),
     ];
     for (const reply of replies) {
-      expect(reply.status).toBe(403);
-      expect(errorCodes(reply)).toEqual(['FORBIDDEN']);
-      expect(errorMessages(reply)).toMatch(/^Origin ".*" is not this simulator/);
+      expect(reply.status).toBe(421);
+      expect(errorCodes(reply)).toEqual(['SIMULATOR_ORIGIN_NOT_ALLOWED']);
+      expect(errorMessages(reply)).toMatch(
+        /^The svc simulator \(not the service\) refused this request: Origin ".*" is not the simulator's own/,
+      );
     }
     nothingCreated();
     expect(w.sim.requests.map((r) => [r.status, r.processed])).toEqual([
-      [403, false],
-      [403, false],
-      [403, false],
+      [421, false],
+      [421, false],
+      [421, false],
     ]);
   });
 
@@ -66,7 +68,7 @@ describe('requests from web pages', () => {
     ['a loopback address with another port', () => '127.0.0.1:1'],
     ['no port', () => 'localhost'],
     ['user info', () => `127.0.0.1:${port}@evil.example`],
-  ])('a Host of %s is refused with 403', async (_what, host) => {
+  ])('a Host of %s is refused with 421', async (_what, host) => {
     const headers = { host: host() };
     const replies = [
       await call(w.sim, 'GET', '/_sim/state', { headers }),
@@ -74,8 +76,8 @@ describe('requests from web pages', () => {
       await createSession({ headers }),
     ];
     for (const reply of replies) {
-      expect(reply.status).toBe(403);
-      expect(errorMessages(reply)).toMatch(/^Host ".*" is not this simulator/);
+      expect(reply.status).toBe(421);
+      expect(errorMessages(reply)).toMatch(/refused this request: Host ".*" is not a name it answers to/);
       expect(reply.text).not.toContain(w.project.id);
     }
     nothingCreated();
@@ -137,6 +139,6 @@ describe("the simulator's own clients", () => {
       expect((await createSession({ headers: { host } })).status).toBe(200);
     }
     const other = await createSession({ headers: { host: `other.internal:${port}` } });
-    expect(other.status).toBe(403);
+    expect(other.status).toBe(421);
   });
 });
