@@ -237,6 +237,10 @@ ${columns(
   [METHOD_WIDTH],
 )}
 
+GitHub's side, a stand-in for the routes the action uses (statuses, comments, GraphQL viewer, dispatches):
+  GITHUB_API_URL=${sim.github.url}
+  pull request pages at ${sim.github.url}/:owner/:repo/pull/:number (POST /_sim/github/pull-requests opens one)
+
 Environment for the action:
   SVC_BASE_URL=${url} SVC_TOKEN=${token} SVC_APP_ID=${project.id}
 ${values.quiet ? '' : 'The log follows: a line per request and per state change (--quiet: none).\n'}Press Ctrl-C to stop.`);

@@ -48,6 +48,7 @@ export const CONTROL_ROUTES: ReadonlyArray<readonly [method: string, path: strin
   ['POST', '/_sim/webhooks', '{"projectId","event":"BUILD"|"SUBMIT","url","secret"}'],
   ['DELETE', '/_sim/webhooks/:id', 'remove a webhook'],
   ['GET', '/_sim/webhook-deliveries', 'every delivery attempt'],
+  ['POST', '/_sim/github/pull-requests', 'a pull request on the GitHub stand-in: {"number","head","title"}'],
 ];
 
 export interface ControlDeps {

@@ -17,6 +17,7 @@ import { controlRoutes } from './control.js';
 import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
 import { pageRoutes } from './pages/index.js';
+import { GITHUB_PREFIX, GitHubStandIn, githubAnswer, githubControlRoutes } from './github/index.js';
 import { Log, type SimulatorLog } from './log.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
@@ -60,6 +61,8 @@ export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookView } from './w
 export type { JobStatus, RunStatus, SessionStatus } from '../src/service/contract.js';
 export type { WebhookEvent } from '../src/webhook/payloads.js';
 export { WebhookDispatcher } from './webhooks/delivery.js';
+export { GitHubStandIn, BOT, AUTHOR, CLIENT_PAYLOAD_LIMIT } from './github/index.js';
+export type { Comment, PostedStatus, PullRequest, ReceivedDispatch } from './github/index.js';
 export { CONTROL_ROUTES } from './control.js';
 export { MemoryRepo } from './memory-repo.js';
 export type { WorkflowSource } from './workflow-source.js';
@@ -121,6 +124,12 @@ export interface Simulator {
    * resets), without credentials; printed only when `printLog` says so.
    */
   log: SimulatorLog;
+  /**
+   * GitHub's side: the routes the action uses (statuses, comments, GraphQL viewer, dispatches) under
+   * `${url}/_github` (`github.url`, the GITHUB_API_URL to give the action), the pull requests opened
+   * with `github.addPullRequest`, and each one's page at `${url}/_github/<owner>/<repo>/pull/<n>`.
+   */
+  github: GitHubStandIn;
   /** Webhooks per project (BUILD / SUBMIT), delivered when build and submission jobs complete. */
   webhooks: WebhookDispatcher;
   /** Every request received, in order (control routes included, marked `control: true`). */
@@ -134,7 +143,7 @@ export interface Simulator {
   clearRequests(): void;
   /**
    * Forgets every run, session, session and job behaviour, pending fault, recorded request, webhook
-   * and webhook delivery, with their timers: a delivery waiting to be retried is cancelled. Accounts,
+   * and webhook delivery, and what GitHub's stand-in received and held, with their timers: a delivery waiting to be retried is cancelled. Accounts,
    * projects and tokens stay. (`POST /_sim/reset`.)
    */
   reset(): void;
@@ -199,6 +208,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     minuteMs: options.sessionMinuteMs ?? 60_000,
   });
   const webhooks = new WebhookDispatcher(options.webhooks);
+  const github = new GitHubStandIn();
   const print =
     options.printLog === true ? (line: string) => console.log(line) : options.printLog || undefined;
   const log = new Log(print);
@@ -211,6 +221,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults.clear();
     requests.length = 0;
     webhooks.reset();
+    github.reset();
     log.write(
       'reset: runs, sessions, behaviours, faults, recorded requests, webhooks and deliveries forgotten',
     );
@@ -221,11 +232,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     controlRoutes: [
       ...controlRoutes(deps),
       ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id)),
+      ...githubControlRoutes(github),
     ],
     faults,
     timers,
     requests,
     log,
+    github: (method, target, headers, raw) => githubAnswer(github, method, target, headers, raw),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
 
@@ -238,6 +251,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const address = server.address() as AddressInfo;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  github.url = `${url}${GITHUB_PREFIX}`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -246,6 +260,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     events,
     webhooks,
+    github,
     requests,
     log,
     close() {

@@ -137,6 +137,11 @@ export interface SimServerOptions {
   requests: RecordedRequest[];
   /** Where each request's line goes. */
   log?: Log;
+  /**
+   * GitHub's side (`/_github/...`): its answer, or null for a path not its own. Its requests are
+   * GitHub's, recorded by the stand-in, not in `requests`; no fault applies to them.
+   */
+  github?: (method: string, target: string, headers: IncomingHttpHeaders, raw: string) => ApiResponse | null;
   /** Names besides loopback ones that requests may use in `Host` (see request-guard.ts). */
   allowedHosts?: readonly string[];
 }
@@ -327,8 +332,12 @@ export function createSimServer(opts: SimServerOptions): SimServer {
       processed: false,
     };
     if (control) record.control = true;
-    opts.requests.push(record);
     seen.record = record;
+    const refusedEarly =
+      tooLarge || malformed(url) || refusal(req.headers, socket, control, text !== '', opts.allowedHosts);
+    const github = refusedEarly ? null : opts.github?.(method, url, req.headers, text);
+    if (github) return write(res, record, github);
+    opts.requests.push(record);
 
     if (tooLarge) return refuseLargeBody(req, res, record);
     if (malformed(url)) {

@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
 import { workflow } from '../harness/workflows.js';
-import { FakeGitHub } from '../harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 
 const PIPELINE = workflow('Pipeline', {
   build: { type: 'build' },
@@ -24,14 +24,14 @@ const RELEASE = workflow('Release', { approve: { type: 'require-approval' }, shi
 const MERGE_SHA = 'feedface'.repeat(5);
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let dir: string;
 beforeAll(async () => {
   world = await createWorld(
     { 'pipeline.yml': PIPELINE, 'release.yml': RELEASE },
     { defaultJobDurationMs: 40 },
   );
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   dir = mkdtempSync(join(tmpdir(), 'statuses-'));
   writeFileSync(

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { runAction, runPost } from '../harness/runner/step.js';
 import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
 import { GATE, RELEASE } from '../harness/workflows.js';
-import { FakeGitHub } from '../harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
 import { structure } from '../harness/markdown-structure.js';
 
@@ -21,13 +21,13 @@ const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const FAST = { 'poll-interval-seconds': '0.05' };
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let receiver: Receiver;
 let dir: string;
 
 beforeAll(async () => {
   world = await createWorld({ 'gate.yml': GATE, 'release.yml': RELEASE }, { defaultJobDurationMs: 30 });
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   receiver = await startReceiver(() => 200);
   dir = mkdtempSync(join(tmpdir(), 'markdown-structure-'));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
 import { createWorld, type World } from '../harness/world.js';
-import { AUTHOR, BOT, FakeGitHub } from '../harness/fake-github.js';
+import { AUTHOR, BOT, GitHubStandIn } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
 
 const GATE = `name: Gate
@@ -65,12 +65,12 @@ function outsideCodeSpans(markdown: string): string {
 describe('pull-request comment', () => {
   const runtime = 'node24';
   let world: World;
-  let github: FakeGitHub;
+  let github: GitHubStandIn;
   let dir: string;
 
   beforeEach(async () => {
     world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 40, readinessDelayMs: 100 });
-    github = new FakeGitHub();
+    github = new GitHubStandIn();
     await github.start();
     dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
     writeFileSync(

@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
 import { workflow } from '../harness/workflows.js';
-import { FakeGitHub, type PostedStatus } from '../harness/fake-github.js';
+import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
 
 const PIPELINE = workflow(
   'Pipeline',
@@ -26,7 +26,7 @@ const GITHUB_RUN = '777';
 const OTHER_SERVICE_RUN = '0b0b0b0b-0000-4000-8000-000000000001';
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let dir: string;
 /** The pull request's head commit (main), and another commit on branch `release`. */
 let head: string;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
   head = world.repo.headSha;
   release = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Release branch', 'release');
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   dir = mkdtempSync(join(tmpdir(), 'status-trust-'));
   writeFileSync(

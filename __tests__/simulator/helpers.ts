@@ -78,3 +78,15 @@ export function errorMessages(reply: Reply): string {
 export function errorCodes(reply: Reply): string[] {
   return ((reply.json as { errors: Array<{ code: string }> }).errors ?? []).map((e) => e.code);
 }
+
+/** A page's visible text, roughly: style and tags dropped, the five escaped characters decoded. */
+export const visible = (page: string): string =>
+  page
+    .replace(/<style>[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');

@@ -5,7 +5,7 @@
  * addresses get what they got before; the artifact link of a finished build downloads a small file.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { call, waitFor, UNKNOWN_UUID, type Reply } from './helpers.js';
+import { call, visible, waitFor, UNKNOWN_UUID, type Reply } from './helpers.js';
 import { createWorld, type World } from '../harness/world.js';
 import { GATE, STORE, workflow } from '../harness/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
@@ -35,18 +35,6 @@ const ended = (id: string): Promise<WorkflowRun> =>
     () => ['success', 'failure', 'canceled'].includes(w.sim.getRun(id)?.status ?? '') && w.sim.getRun(id),
     'the run to end',
   );
-
-/** A page's visible text, roughly: tags dropped, entities of the five escaped characters decoded. */
-const visible = (page: string): string =>
-  page
-    .replace(/<style>[\s\S]*?<\/style>/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 
 function expectSelfContained(reply: Reply): void {
   expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');

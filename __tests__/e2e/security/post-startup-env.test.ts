@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderLog, runAction, runPost } from '../../harness/runner/step.js';
 import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
-import { FakeGitHub } from '../../harness/fake-github.js';
+import { GitHubStandIn } from '../../../simulator/index.js';
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let decoy: Server;
 let decoyUrl: string;
 let dir: string;
@@ -30,7 +30,7 @@ const atDecoy: string[] = [];
 
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 20 });
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   // A later step's proxy: it records whatever reaches it and forwards nothing.
   decoy = createServer((request, response) => {

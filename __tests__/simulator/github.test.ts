@@ -1,0 +1,146 @@
+/**
+ * GitHub's side in the simulator (issue 33, item 3): the action's commit statuses and comment reach
+ * `sim.github` at `${sim.url}/_github`, and the pull request's page shows the latest status per
+ * context on its head commit and the comments, rendered as GitHub would (raw HTML limited to what it
+ * allows, comments hidden, the rest escaped). GitHub's requests are logged without their token and
+ * are not the service's requests.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { call, visible } from './helpers.js';
+import { runStep } from '../harness/runner/step.js';
+import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { workflow } from '../harness/workflows.js';
+import { renderComment } from '../../simulator/github/index.js';
+
+const GITHUB_TOKEN = 'ghs_standInToken0123456789abcdef';
+const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
+
+let w: World;
+let dir: string;
+beforeEach(async () => {
+  w = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  dir = mkdtempSync(join(tmpdir(), 'github-stand-in-'));
+});
+afterEach(async () => {
+  await w.sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the simulator's GitHub", () => {
+  it('receives the gate’s statuses and comment; the pull request’s page shows each context with its state', async () => {
+    const head = w.repo.headSha;
+    w.sim.github.addPullRequest({ number: 7, head, title: 'Add the gate' });
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
+    );
+    const result = await runStep('run-workflow', {
+      inputs: {
+        ...w.api,
+        workflow: 'pipeline.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        'commit-statuses': 'true',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: {
+        GITHUB_API_URL: w.sim.github.url,
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_SHA: 'feedface'.repeat(5),
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).not.toMatch(/were not posted|GitHub answered/);
+    expect(w.sim.github.url).toBe(`${w.sim.url}/_github`);
+    const states = w.sim.github.states(head);
+    expect(states).toEqual({
+      'svc/pipeline': 'success',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'success',
+    });
+
+    const page = await call(w.sim, 'GET', '/_github/acme/app/pull/7', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'/);
+    const text = visible(page.text);
+    expect(text).toContain(`Add the gate #7`);
+    expect(text).toContain(`head commit ${head}`);
+    for (const context of Object.keys(states)) expect(page.text).toContain(`data-context="${context}"`);
+    expect(page.text.match(/data-state="success"/g)).toHaveLength(3);
+    expect(text).toContain('Checks: success');
+    // The comment, rendered: the action's table is a table, its hidden marker is not shown.
+    expect(w.sim.github.commentsOn(7)).toHaveLength(1);
+    expect(page.text).toContain('<table>');
+    expect(page.text).not.toContain('&lt;!--');
+
+    // GitHub's requests: logged without the token, kept by the stand-in, not the service's.
+    const log = w.sim.log.lines.join('\n');
+    expect(log).toMatch(/POST \/_github\/repos\/acme\/app\/statuses\/[0-9a-f]{7} 201/);
+    expect(log).not.toContain(GITHUB_TOKEN);
+    expect(apiRequests(w.sim).some((request) => request.includes('/_github'))).toBe(false);
+    expect(w.sim.github.requests.every((request) => request.authorization?.endsWith(GITHUB_TOKEN))).toBe(
+      true,
+    );
+  });
+
+  it('a pull request it does not hold is a 404 page; its API answers 404 JSON for an unknown route', async () => {
+    const page = await call(w.sim, 'GET', '/_github/acme/app/pull/99', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(visible(page.text)).toContain('No pull request #99 in acme/app');
+    const api = await call(w.sim, 'GET', '/_github/repos/acme/app/nothing');
+    expect(api.status).toBe(404);
+    expect(api.json).toEqual({ message: 'Not Found' });
+  });
+
+  it('the stand-in is forgotten by a reset', async () => {
+    w.sim.github.addPullRequest({ number: 1, head: 'a'.repeat(40) });
+    await call(w.sim, 'POST', '/_github/repos/acme/app/statuses/' + 'a'.repeat(40), {
+      body: { context: 'svc/x', state: 'pending' },
+    });
+    expect(w.sim.github.statuses).toHaveLength(1);
+    await call(w.sim, 'POST', '/_sim/reset');
+    expect(w.sim.github.statuses).toEqual([]);
+    expect(w.sim.github.pullRequests).toEqual([]);
+  });
+});
+
+describe('comments as GitHub renders them', () => {
+  it('keeps the tags GitHub allows, hides HTML comments and escapes everything else', () => {
+    const out = renderComment(
+      [
+        '<!-- svc-action:sticky -->',
+        '**Gate** <sub>small</sub> <kbd>x</kbd>',
+        '',
+        '<details open><summary>More</summary>',
+        '',
+        'inside',
+        '',
+        '</details>',
+        '',
+        '<script>alert(1)</script>',
+        '',
+        'a <img src="http://evil.example/x.png" onerror="alert(1)"> b <a href="javascript:alert(1)" onclick="x()">link</a>',
+        '',
+        '![logo](http://evil.example/logo.png) [ok](https://example.com/run)',
+      ].join('\n'),
+    ).markup;
+    expect(out).not.toContain('svc-action:sticky');
+    expect(out).toContain('<strong>Gate</strong> <sub>small</sub> <kbd>x</kbd>');
+    expect(out).toContain('<details open><summary>More</summary>');
+    expect(out).toContain('</details>');
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain(
+      '&lt;img src=&quot;http://evil.example/x.png&quot; onerror=&quot;alert(1)&quot;&gt;',
+    );
+    expect(out).toContain('<a>link</a>');
+    expect(out).toContain('<a href="http://evil.example/logo.png">logo</a>');
+    expect(out).toContain('<a href="https://example.com/run">ok</a>');
+    expect(out).not.toMatch(/<script|<img|<[^>]*\son\w+=|href="javascript:/);
+  });
+});
