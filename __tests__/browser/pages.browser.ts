@@ -97,4 +97,59 @@ describe('in a browser', () => {
     expect(await page.locator('body script, body img').count()).toBe(0);
     expect(dialogs).toEqual([]);
   });
+
+  it("the pull request's page shows each status context with its state, and the comment as GitHub renders it", async () => {
+    w = await createWorld({});
+    const head = w.repo.headSha;
+    w.sim.github.addPullRequest({ number: 7, head, title: 'Add the gate' });
+    // What the action posts (its commit-statuses and comment), through the stand-in's routes.
+    const post = (path: string, body: unknown) =>
+      fetch(`${w.sim.github.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: 'token ghs_x', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await post(`/repos/acme/app/statuses/${head}`, {
+      context: 'svc/gate',
+      state: 'pending',
+      description: 'Running',
+    });
+    await post(`/repos/acme/app/statuses/${head}`, {
+      context: 'svc/gate',
+      state: 'success',
+      description: 'Succeeded',
+    });
+    await post(`/repos/acme/app/statuses/${head}`, {
+      context: 'svc/gate/build',
+      state: 'failure',
+      description: 'Failed',
+    });
+    await post('/repos/acme/app/issues/7/comments', {
+      body: `<!-- marker -->\n**Gate** <sub>note</sub>\n\n${HOSTILE}`,
+    });
+
+    const { page, dialogs, requested } = await openPage(browser);
+    await page.goto(`${w.sim.github.url}/acme/app/pull/7`);
+    const states = await page
+      .locator('#checks tr[data-context]')
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.getAttribute('data-context'),
+          row.querySelector('[data-state]')?.getAttribute('data-state'),
+        ]),
+      );
+    expect(states).toEqual([
+      ['svc/gate', 'success'],
+      ['svc/gate/build', 'failure'],
+    ]);
+    expect(await page.locator('[data-overall]').textContent()).toBe('failure');
+    const comment = page.locator('.comment').first();
+    expect(await comment.locator('strong', { hasText: 'Gate' }).count()).toBe(1);
+    expect(await comment.locator('sub').textContent()).toBe('note');
+    expect(await comment.innerText()).toContain(HOSTILE);
+    expect(await comment.innerText()).not.toContain('marker');
+    expect(await page.locator('body script, body img').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(requested.every((url) => url.startsWith(w.sim.url))).toBe(true);
+  });
 });
