@@ -6,7 +6,7 @@
  * and the first read must stay under GitHub's about 80 a minute.
  */
 import { runAction } from '../../__tests__/harness/runner/step.js';
-import { FakeGitHub } from '../../__tests__/harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 import { POST_BUDGET } from '../../src/github/statuses.js';
 import { row } from './table.js';
 import { check, type World } from './world.js';
@@ -37,7 +37,7 @@ function scripted(jobStatus: (n: number) => string): (json: unknown) => unknown 
 /** The statuses GitHub received, and how many the step's first batch posted (its own log line). */
 async function posts(
   world: World,
-  github: FakeGitHub,
+  github: GitHubStandIn,
   jobStatus: (n: number) => string,
 ): Promise<{ total: number; first: number }> {
   github.statuses.length = 0;
@@ -75,7 +75,7 @@ async function posts(
 }
 
 export async function statusPosts(world: World): Promise<void> {
-  const github = new FakeGitHub();
+  const github = new GitHubStandIn();
   await github.start();
   try {
     const ordinary = await posts(world, github, (n) => (n <= 3 ? 'new' : 'in-progress'));
