@@ -108,6 +108,74 @@ describe("the simulator's GitHub", () => {
     expect(w.sim.github.statuses).toEqual([]);
     expect(w.sim.github.pullRequests).toEqual([]);
   });
+
+  it('lists statuses newest first, each with its id and creator, in pages linked by rel="next"', async () => {
+    const sha = 'b'.repeat(40);
+    const post = (context: string, state: string) =>
+      call(w.sim, 'POST', `/_github/repos/acme/app/statuses/${sha}`, { body: { context, state } });
+    expect((await post('svc/a', 'pending')).json).toMatchObject({ id: 1 });
+    // Another commit's status takes id 2: ids are places among all statuses posted.
+    await call(w.sim, 'POST', `/_github/repos/acme/app/statuses/${'c'.repeat(40)}`, {
+      body: { context: 'svc/a', state: 'pending' },
+    });
+    w.sim.github.viewer = { login: 'someone', type: 'User' };
+    await post('svc/a', 'success');
+    w.sim.github.statuses.push({ sha, context: 'svc/b', state: 'pending', creator: { login: 'mallory' } });
+    const first = await call(w.sim, 'GET', `/_github/repos/acme/app/commits/${sha}/statuses?per_page=2`);
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject([
+      { id: 4, context: 'svc/b', creator: { login: 'mallory' } },
+      { id: 3, context: 'svc/a', state: 'success', creator: { login: 'someone' } },
+    ]);
+    expect(first.headers.link).toBe(
+      `<${w.sim.github.url}/repos/acme/app/commits/${sha}/statuses?per_page=2&page=2>; rel="next"`,
+    );
+    const second = await call(
+      w.sim,
+      'GET',
+      `/_github/repos/acme/app/commits/${sha}/statuses?per_page=2&page=2`,
+    );
+    expect(second.json).toMatchObject([
+      { id: 1, state: 'pending', creator: { login: 'github-actions[bot]' } },
+    ]);
+    expect(second.headers.link).toBeUndefined();
+  });
+
+  it('answers the next status posts from its queue, then accepts them', async () => {
+    w.sim.github.nextStatusAnswers = [
+      { status: 502 },
+      { status: 403, headers: { 'retry-after': '1' }, message: 'rate' },
+    ];
+    const post = () =>
+      call(w.sim, 'POST', `/_github/repos/acme/app/statuses/${'d'.repeat(40)}`, {
+        body: { context: 'svc/a', state: 'pending' },
+      });
+    expect((await post()).status).toBe(502);
+    const limited = await post();
+    expect([limited.status, limited.headers['retry-after'], limited.json]).toEqual([
+      403,
+      '1',
+      { message: 'rate' },
+    ]);
+    expect((await post()).status).toBe(201);
+    expect(w.sim.github.statuses).toHaveLength(1);
+  });
+
+  it('lists the open pull requests of a repository and creates a ref once (422 after)', async () => {
+    w.sim.github.addPullRequest({ number: 7, head: 'e'.repeat(40) });
+    w.sim.github.addPullRequest({ owner: 'acme', repo: 'other', number: 8, head: 'f'.repeat(40) });
+    const pulls = await call(w.sim, 'GET', '/_github/repos/acme/app/pulls?state=open&per_page=100');
+    expect(pulls.json).toMatchObject([{ number: 7, head: { sha: 'e'.repeat(40) } }]);
+    const create = () =>
+      call(w.sim, 'POST', '/_github/repos/acme/app/git/refs', {
+        body: { ref: 'refs/tags/svc-delivery/x', sha: 'e'.repeat(40) },
+      });
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(422);
+    expect(w.sim.github.refs).toEqual(['refs/tags/svc-delivery/x']);
+    await call(w.sim, 'POST', '/_sim/reset');
+    expect(w.sim.github.refs).toEqual([]);
+  });
 });
 
 describe('comments as GitHub renders them', () => {

@@ -1,8 +1,10 @@
 /**
  * GitHub's side, locally: the GitHub routes the action uses (commit statuses: create and list, newest
- * first, in pages with a `link` header; issue comments: list, create, update; GraphQL's `viewer`; the
- * repository dispatch the webhook relay sends), the pull requests a demo or a recipe opened (number,
- * head commit), and failure knobs for tests (a token without a permission, a 502, a rate limit).
+ * first, in pages with a `link` header, each with its id and creator; issue comments: list, create,
+ * update; GraphQL's `viewer`; open pull requests: list and get; the repository dispatch the webhook
+ * relay sends; creating a reference, the relay workflow's marker tag), the pull requests a demo or a
+ * recipe opened (number, head commit), and failure knobs for tests (a token without a permission, a
+ * 502, a rate limit).
  *
  * One implementation: the simulator serves it under `/_github` (`sim.github`, its `url` is the
  * `GITHUB_API_URL` to give the action), and a test that needs GitHub alone starts it on a port of its
@@ -29,6 +31,8 @@ export interface PostedStatus {
   state: string;
   description?: string;
   target_url?: string;
+  /** Who posted it: the viewer at the time (a test may seed another account's). */
+  creator?: { login: string };
 }
 
 /** A repository_dispatch event as GitHub accepted it (`POST /repos/:owner/:repo/dispatches`). */
@@ -67,7 +71,10 @@ export class GitHubStandIn {
   comments: Comment[] = [];
   statuses: PostedStatus[] = [];
   dispatches: ReceivedDispatch[] = [];
+  /** The open pull requests (`GET /repos/:owner/:repo/pulls?state=open`); see addPullRequest(). */
   pullRequests: PullRequest[] = [];
+  /** The refs created (`POST /repos/:owner/:repo/git/refs`), by name: a second create of one is 422. */
+  refs: string[] = [];
   /** Answers this many of the next dispatch requests with 503 (GitHub unreachable for a while). */
   failNextDispatches = 0;
   /** Answers every status request with this status (403: the token lacks `statuses: write`). */
@@ -128,6 +135,7 @@ export class GitHubStandIn {
     this.statuses = [];
     this.dispatches = [];
     this.pullRequests = [];
+    this.refs = [];
     this.requests = [];
     this.issueOf.clear();
     this.failNextDispatches = 0;
@@ -155,7 +163,14 @@ export class GitHubStandIn {
       const answer = this.nextStatusAnswers.shift();
       if (answer) return json(answer.status, { message: answer.message ?? 'Bad Gateway' }, answer.headers);
       const { context = 'default', state = '', description, target_url } = body ?? {};
-      this.statuses.push({ sha: status[3], context, state, description, target_url });
+      this.statuses.push({
+        sha: status[3],
+        context,
+        state,
+        description,
+        target_url,
+        creator: { login: this.viewer.login },
+      });
       return json(201, { id: this.statuses.length, context, state });
     }
     const listed = new RegExp(`^${repo}/commits/([0-9a-f]+)/statuses(?:\\?(.*))?$`).exec(path);
@@ -168,7 +183,12 @@ export class GitHubStandIn {
       const all = this.statuses
         .filter((posted) => posted.sha === listed[3])
         .reverse()
-        .map((posted, i) => ({ id: i + 1, ...posted, creator: this.viewer }));
+        // Each status keeps its id (its place among all posted, from 1) and its creator.
+        .map((posted) => ({
+          id: this.statuses.indexOf(posted) + 1,
+          ...posted,
+          creator: posted.creator ?? { login: this.viewer.login },
+        }));
       const slice = all.slice((page - 1) * perPage, page * perPage);
       const more: Record<string, string> = {};
       if (page * perPage < all.length)
@@ -208,6 +228,20 @@ export class GitHubStandIn {
       if (!comment) return json(404, { message: 'Not Found' });
       comment.body = body?.body ?? '';
       return json(200, comment);
+    }
+    const pulls = new RegExp(`^${repo}/pulls(?:\\?.*)?$`).exec(path);
+    if (pulls && method === 'GET')
+      return json(
+        200,
+        this.pullRequests
+          .filter((pr) => pr.owner === pulls[1] && pr.repo === pulls[2])
+          .map((pr) => ({ number: pr.number, title: pr.title, state: 'open', head: { sha: pr.head } })),
+      );
+    if (new RegExp(`^${repo}/git/refs$`).test(path) && method === 'POST') {
+      const { ref = '', sha = '' } = (body ?? {}) as { ref?: string; sha?: string };
+      if (this.refs.includes(ref)) return json(422, { message: 'Reference already exists' });
+      this.refs.push(ref);
+      return json(201, { ref, object: { sha, type: 'commit' } });
     }
     const pull = new RegExp(`^${repo}/pulls/(\\d+)$`).exec(path);
     const pr = pull && method === 'GET' && this.pullRequest(pull[1], pull[2], Number(pull[3]));
