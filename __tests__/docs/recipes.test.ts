@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { findBlocks, findRecipe, findRecipes, type Recipe } from '../harness/recipes.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
 import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
-import { FakeGitHub } from '../harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 import {
   deliveriesOf,
   receiveBuildWebhooks,
@@ -242,7 +242,7 @@ const RECIPES: Record<string, Expectation[]> = {
       check: () => undefined,
       scenario: async (run) => {
         const head = world.repo.headSha;
-        github.pulls = [{ number: 7, head: { sha: head } }];
+        github.addPullRequest({ number: 7, head });
         const gate = findRecipe('sync-statuses/README.md', 'PR gate that holds no runner')!;
         const leaveStatuses = async (): Promise<void> => {
           github.statuses.length = 0;
@@ -368,8 +368,8 @@ const deliveries: { finished: Delivery; errored: Delivery } = {
 
 let world: World;
 let workspace: string;
-/** A fake of GitHub's API: the statuses the commit-statuses recipe posts. */
-const github = new FakeGitHub();
+/** GitHub's stand-in (the simulator's): the statuses, pull requests and refs the recipes meet. */
+const github = new GitHubStandIn();
 beforeAll(async () => {
   workspace = createUserProject();
   await github.start();

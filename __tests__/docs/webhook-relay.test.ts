@@ -1,6 +1,6 @@
 /**
  * The webhook relay of verify-webhook/README.md runs as written (issue 23 item 8, issue 31 items 1 and
- * 2). Its `js` block, copied from the README, runs on Node 24 against a fake of GitHub's API; the
+ * 2). Its `js` block, copied from the README, runs on Node 24 against GitHub's stand-in (the simulator's); the
  * simulator signs and delivers real webhooks to it; each event GitHub accepted then runs the README's
  * relay workflow ("Service webhook", the second) through the workflow engine, as a repository_dispatch.
  * The relay faces the internet: it relays only what the service signed, each event once within its
@@ -15,7 +15,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CLIENT_PAYLOAD_LIMIT, FakeGitHub, type ReceivedDispatch } from '../harness/fake-github.js';
+import { CLIENT_PAYLOAD_LIMIT, GitHubStandIn, type ReceivedDispatch } from '../../simulator/index.js';
 import { findRecipe, findScript } from '../harness/recipes.js';
 import { RUNTIMES, DEFAULT_RUNTIME } from '../harness/runner/step.js';
 import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
@@ -43,7 +43,7 @@ async function freePort(): Promise<number> {
 }
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let relay: ChildProcess;
 let port: number;
 let relayUrl: string;
@@ -95,7 +95,7 @@ async function untilListening(): Promise<void> {
 }
 
 beforeAll(async () => {
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   world = await createWorld(
     { 'webhook.yml': workflow('Webhook', { ...BUILD_IOS, ...BUILD_ANDROID }) },

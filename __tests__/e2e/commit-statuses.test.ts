@@ -1,5 +1,5 @@
 /**
- * `commit-statuses: true` through the built bundles (issue 23, part A), against a fake of GitHub's
+ * `commit-statuses: true` through the built bundles (issue 23, part A), against GitHub's stand-in (the simulator's), its
  * statuses route: the sequence of (context, state) each scenario posts, on the pull request's head
  * commit (never the merge commit GITHUB_SHA), with descriptions in the action's own words; nothing
  * is left pending when the gate stops early; a status that cannot be posted is one warning and never

@@ -19,7 +19,7 @@ import { renderLog, runAction, ROOT, type ActionRun } from '../harness/runner/st
 import { createWorld, until, type World } from '../harness/world.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
-import { FakeGitHub } from '../harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 
 const DIR = join(ROOT, 'docs', 'examples');
 const UPDATE = process.env.UPDATE_EXAMPLES === '1';
@@ -27,7 +27,7 @@ const FAST = { 'poll-interval-seconds': '0.05' };
 
 let world: World;
 /** GitHub for the commands that talk to it (sync-statuses and the statuses it settles). */
-const github = new FakeGitHub();
+const github = new GitHubStandIn();
 beforeAll(async () => {
   world = await createWorld({ 'e2e.yml': WORKFLOW }, { readinessDelayMs: 300, defaultJobDurationMs: 400 });
   await github.start();
@@ -209,7 +209,7 @@ const EXAMPLES: Example[] = [
     env: () => githubEnv('schedule'),
     prepare: async (w) => {
       github.statuses.length = 0;
-      github.pulls = [{ number: 7, head: { sha: w.repo.headSha } }];
+      github.addPullRequest({ number: 7, head: w.repo.headSha });
       const left = await runAction({
         entry: 'run-workflow',
         inputs: {
@@ -229,7 +229,7 @@ const EXAMPLES: Example[] = [
   },
 ];
 
-/** A pull request's event file, and GitHub's API at the fake, for the commands that post statuses. */
+/** A pull request's event file, and GitHub's API at its stand-in (the simulator's), for the commands that post statuses. */
 function githubEnv(event: string): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-example-event-'));
   writeFileSync(

@@ -1,7 +1,7 @@
 /**
  * Every summary and comment the action writes, read as GitHub reads it (CommonMark with GFM tables,
  * harness/markdown-structure.ts): what matters is the structure a reader sees, not only the text.
- * Each document is produced by the built bundles against the simulator (and a fake GitHub for the
+ * Each document is produced by the built bundles against the simulator (and GitHub's stand-in for the
  * comments), and checked for the faults that break structure anywhere (a heading or paragraph
  * swallowed by the quote above it, a row with the wrong number of cells, an empty cell, a table row
  * or heading that renders as text), then for the headings, tables and blocks it should have.

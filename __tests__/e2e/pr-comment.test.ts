@@ -1,6 +1,6 @@
 /**
  * The opt-in pull-request comment end to end: the committed bundle (which loads @actions/github
- * lazily from a separate chunk) against the simulator and a fake GitHub REST API on 127.0.0.1
+ * lazily from a separate chunk) against the simulator and GitHub's stand-in (the simulator's) on 127.0.0.1
  * (reached through GITHUB_API_URL, as on GitHub Enterprise Server). One sticky comment per subject,
  * created once and then updated in place, never carrying a secret; skipped outside pull requests.
  * Only a comment the token's own account wrote is ever updated, whoever copied the marker.

@@ -1,6 +1,6 @@
 /**
- * A gate that holds no runner (issue 34), through the built bundles against a fake GitHub that
- * lists pull requests and their statuses: `run-workflow` with `wait: false` and `commit-statuses`
+ * A gate that holds no runner (issue 34), through the built bundles against GitHub's stand-in (the
+ * simulator's) that lists pull requests and their statuses: `run-workflow` with `wait: false` and `commit-statuses`
  * leaves pending statuses on the run's commit and exits; `sync-statuses` settles them later by one
  * read of each run, trusting nothing it did not write (another account, a link that is not the
  * run, a run the token cannot read, a run of another commit), acting on the latest status of each
@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { runStep, type ActionRun } from '../harness/runner/step.js';
 import { apiRequests, createWorld, until, type World } from '../harness/world.js';
 import { workflow } from '../harness/workflows.js';
-import { FakeGitHub, type PostedStatus } from '../harness/fake-github.js';
+import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
 
 const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
 const TOKEN = 'ghs_syncToken0123456789';
 
 let world: World;
-let github: FakeGitHub;
+let github: GitHubStandIn;
 let dir: string;
 let head: string;
 let other: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
   head = world.repo.headSha;
   other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
-  github = new FakeGitHub();
+  github = new GitHubStandIn();
   await github.start();
   dir = mkdtempSync(join(tmpdir(), 'sync-statuses-'));
   writeFileSync(
@@ -43,7 +43,8 @@ beforeEach(() => {
   world.sim.reset();
   github.statuses.length = 0;
   github.requests.length = 0;
-  github.pulls = [{ number: 7, head: { sha: head } }];
+  github.pullRequests = [];
+  github.addPullRequest({ number: 7, head });
 });
 
 const env = (event = 'pull_request'): Record<string, string> => ({
@@ -269,7 +270,7 @@ describe('sync-statuses', () => {
     it('`commit` settles that one commit, without listing pull requests', async () => {
       const left = await dispatchAndLeave();
       await runEnded(left.outputs['run-id']);
-      github.pulls = [];
+      github.pullRequests = [];
       const run = await sync({ commit: head });
       expect(run.exitCode).toBe(0);
       expect(github.states(head)['svc/pipeline']).toBe('success');

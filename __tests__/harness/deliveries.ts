@@ -57,7 +57,7 @@ export function deliveriesOf(receiver: Receiver): Delivery[] {
 
 /**
  * The github context of the `repository_dispatch` event the README's relay makes of `delivery`, in the
- * repository `acme/app` of the fake GitHub at `apiUrl` (where the recipe's release job creates its tag).
+ * repository `acme/app` of GitHub's stand-in at `apiUrl` (where the recipe's release job creates its tag).
  */
 export function relayEvent(delivery: Delivery, apiUrl: string): Record<string, Json> {
   return {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAction } from '../../__tests__/harness/runner/step.js';
-import { FakeGitHub } from '../../__tests__/harness/fake-github.js';
+import { GitHubStandIn } from '../../simulator/index.js';
 import { note, row } from './table.js';
 import { check } from './world.js';
 import { createWorld } from '../../__tests__/harness/world.js';
@@ -30,7 +30,7 @@ function option(name: string, fallback: number): number {
 export async function gateCost(): Promise<void> {
   const jobMs = option('job-duration-ms', 1500);
   const represents = option('represents-minutes', 30);
-  const github = new FakeGitHub();
+  const github = new GitHubStandIn();
   await github.start();
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-gate-'));
   // A world of its own: its repository's head is the pull request's head the statuses go on.
@@ -38,7 +38,7 @@ export async function gateCost(): Promise<void> {
   try {
     world.sim.setJobBehaviour('only', { durationMs: jobMs });
     const head = world.repo.headSha;
-    github.pulls = [{ number: 1, head: { sha: head } }];
+    github.addPullRequest({ number: 1, head });
     writeFileSync(
       join(dir, 'event.json'),
       JSON.stringify({ pull_request: { number: 1, head: { sha: head } } }),

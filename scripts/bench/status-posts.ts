@@ -1,6 +1,6 @@
 /**
  * 9. Commit statuses posted for a run of 100 jobs (`commit-statuses: true`), through the real bundle
- * against the tests' fake GitHub: an ordinary run (every job queued, then running, then successful)
+ * against GitHub's stand-in (the simulator's): an ordinary run (every job queued, then running, then successful)
  * and one whose jobs flap between `new` and `in-progress` on every read. Counts, not times: the
  * budget is the step's own (POST_BUDGET, well under GitHub's 500 content-creating requests an hour),
  * and the first read must stay under GitHub's about 80 a minute.

@@ -32,7 +32,6 @@ const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js
 const { findRecipe } = await import('../../__tests__/harness/recipes.js');
 const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
 const { deliveriesOf, relayEvent } = await import('../../__tests__/harness/deliveries.js');
-const { FakeGitHub } = await import('../../__tests__/harness/fake-github.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
 type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;
@@ -160,9 +159,8 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ readinessDelayMs: 1000, defaultJobDurationMs: 400 });
   // A receiver standing for the relay of the README's webhook recipe: it keeps each delivery as sent.
   const receiver = await startReceiver(() => 200);
-  // GitHub's API as the relay workflow's release job meets it (its tag of the delivery).
-  const github = new FakeGitHub();
-  await github.start();
+  // GitHub's API as the relay workflow's release job meets it (its tag of the delivery): the simulator's stand-in.
+  const github = sim.github;
   try {
     const account = sim.addAccount({ name: 'acme' });
     // The project's repository, in memory: its head commit is the one the pull request is at.
@@ -269,7 +267,6 @@ async function main(): Promise<void> {
   } finally {
     await sim.close();
     await receiver.close();
-    await github.close();
   }
 }
 

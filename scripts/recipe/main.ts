@@ -19,7 +19,6 @@ import {
   runAndDeliver,
 } from '../../__tests__/harness/deliveries.js';
 import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
-import { FakeGitHub } from '../../__tests__/harness/fake-github.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
@@ -42,13 +41,13 @@ if (!recipe) {
 
 /**
  * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
- * in the repository of a fake GitHub API (where the relay workflow's release job creates its tag).
+ * in a repository of the simulator's GitHub stand-in (where the relay workflow's release job creates its tag).
  */
-async function relayedDelivery(world: World, github: FakeGitHub): Promise<Record<string, unknown>> {
+async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
   const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
   await runAndDeliver(world.sim, world.project, world.token, 'build-ios-simulator.yml');
   await receiver.close();
-  return relayEvent(deliveriesOf(receiver)[0], github.url);
+  return relayEvent(deliveriesOf(receiver)[0], world.sim.github.url);
 }
 
 const world = await createWorld(RECIPE_WORKFLOWS);
@@ -57,11 +56,9 @@ console.log(
 );
 let failed: boolean;
 const workspace = createUserProject();
-const githubApi = new FakeGitHub();
-await githubApi.start();
 try {
   const github = /\brepository_dispatch\b/.test(recipe.text)
-    ? await relayedDelivery(world, githubApi)
+    ? await relayedDelivery(world)
     : {
         event_name: 'pull_request',
         sha: world.repo.headSha,
@@ -79,7 +76,6 @@ try {
 } finally {
   await stopLeftSessions(world);
   await world.sim.close();
-  await githubApi.close();
   removeUserProject(workspace);
 }
 process.exit(failed ? 1 : 0);
