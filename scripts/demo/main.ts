@@ -3,8 +3,10 @@
  * workflow engine the tests use (__tests__/harness/runner/workflow.ts: GitHub's own parser and
  * expression evaluator, the committed dist/ bundles for `uses:` of this action). Starts the simulator
  * with a project whose repository, held in memory, has a sample workflow, then runs:
- * 1. a pull-request gate workflow: the root action (`command: run-workflow`), then the sub-actions
- *    run-workflow (`wait: false`) and wait-for-run gating on the build only;
+ * 1. a pull-request gate workflow: the root action (`command: run-workflow`, with `commit-statuses` and
+ *    `comment` against the simulator's GitHub stand-in), then the sub-actions run-workflow
+ *    (`wait: false`) and wait-for-run gating on the build only; then the pull request as GitHub shows it
+ *    (its checks and its comment, and the page's address);
  * 2. verify-webhook/README.md's relay workflow, as written, on the BUILD delivery the simulator signed
  *    for the gate's build (a repository_dispatch event, as the README's relay makes one), and again on
  *    the same body with a line break added, which it must reject;
@@ -32,6 +34,7 @@ const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js
 const { findRecipe } = await import('../../__tests__/harness/recipes.js');
 const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
 const { deliveriesOf, relayEvent } = await import('../../__tests__/harness/deliveries.js');
+const { pullRequestView } = await import('../../__tests__/harness/pull-request-view.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
 type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;
@@ -68,6 +71,10 @@ jobs:
 /** The GitHub workflow the demo runs: the gate, then a dispatch followed by id and gated on its build. */
 const GATE_WORKFLOW = `name: Demo gate
 on: pull_request
+permissions:
+  contents: read
+  statuses: write
+  pull-requests: write
 jobs:
   gate:
     runs-on: ubuntu-latest
@@ -84,6 +91,8 @@ jobs:
           git-ref: main
           inputs: 'profile: production'
           poll-interval-seconds: 0.25
+          commit-statuses: true
+          comment: true
 
       - name: Dispatch without waiting
         id: dispatch
@@ -175,8 +184,16 @@ async function main(): Promise<void> {
     const engine = {
       secrets,
       vars: { SVC_BASE_URL: sim.url, SVC_APP_ID: project.id },
-      // A push of the repository's head commit: wait-for-run binds the run to it (expected-commit).
-      github: { event_name: 'push', sha: repo.headSha, ref: 'refs/heads/main' },
+      // A pull request at the repository's head commit, on the simulator's GitHub stand-in:
+      // wait-for-run binds the run to that commit (expected-commit), the statuses and comment go there.
+      github: {
+        event_name: 'pull_request',
+        sha: repo.headSha,
+        ref: 'refs/pull/1/merge',
+        repository: 'acme/app',
+        api_url: github.url,
+        event: { pull_request: { number: 1, head: { sha: repo.headSha, ref: 'main' } } },
+      },
       log: (line: string) => console.log(line),
       onStep: (_job: string, step: StepResult) =>
         showStep(
@@ -187,7 +204,14 @@ async function main(): Promise<void> {
 
     // 1. The gate: the root action (`command:` chooses), as v1 workflows use it; then the sub-actions.
     console.log(`\n${bold('── A pull-request gate workflow ──')}`);
-    const gate = (await runWorkflow(GATE_WORKFLOW, engine)).jobs.gate;
+    const pullRequest = github.addPullRequest({ number: 1, head: repo.headSha, title: 'Demo change' });
+    const lines: string[] = [];
+    const gate = (
+      await runWorkflow(GATE_WORKFLOW, {
+        ...engine,
+        log: (line: string) => (lines.push(line), engine.log(line)),
+      })
+    ).jobs.gate;
     const [gated, dispatched, build] = gate.steps;
     expect(
       gated.outcome === 'success' && gated.outputs.status === 'success',
@@ -205,6 +229,19 @@ async function main(): Promise<void> {
         jobs.find((job) => job.key === 'submit')?.status !== 'success',
       'wait-for-run should end when build_ios ends, before submit',
     );
+
+    console.log(`\n${bold("── The pull request, as GitHub shows it (the simulator's stand-in) ──")}`);
+    for (const line of pullRequestView(github, pullRequest)) console.log(line);
+    const states = github.states(repo.headSha);
+    expect(
+      Object.keys(states).length > 0 && Object.values(states).every((state) => state === 'success'),
+      "the gate's commit statuses should all read success on the pull request's head",
+    );
+    expect(
+      github.commentsOn(1).some((comment) => comment.body.includes('✅ the step succeeded')),
+      'the gate should leave its sticky comment, saying it succeeded',
+    );
+    expect(!lines.some((line) => /Warning:/.test(line)), 'the gate should draw no warning');
 
     // 2. The webhook: the README's relay workflow, as written, on the delivery of the gate's build.
     await sim.webhooks.idle();
@@ -285,6 +322,6 @@ if (problems.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    '\nDemo finished: the gate passed, a run was followed by id and gated on its build, the webhook of its build was verified and an altered copy rejected, and the early start saved the time shown above; no session is left running and no temporary directory is left behind.',
+    '\nDemo finished: the gate passed (its statuses and comment on the pull request shown above), a run was followed by id and gated on its build, the webhook of its build was verified and an altered copy rejected, and the early start saved the time shown above; no session is left running and no temporary directory is left behind.',
   );
 }
