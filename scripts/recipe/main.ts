@@ -6,7 +6,9 @@
  * no-ops (said in the log); run: steps start in the user project the tests use
  * (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
- * delivery the simulator signed.
+ * delivery the simulator signed. Any other recipe runs as a pull request's workflow on the simulator's
+ * GitHub stand-in (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks,
+ * its comments and its page's address.
  */
 import { createWorld, stopLeftSessions, type World } from '../../__tests__/harness/world.js';
 import { findRecipe, findRecipes } from '../../__tests__/harness/recipes.js';
@@ -19,6 +21,7 @@ import {
   runAndDeliver,
 } from '../../__tests__/harness/deliveries.js';
 import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
+import { pullRequestView } from '../../__tests__/harness/pull-request-view.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
@@ -57,11 +60,18 @@ console.log(
 let failed: boolean;
 const workspace = createUserProject();
 try {
-  const github = /\brepository_dispatch\b/.test(recipe.text)
+  const relayed = /\brepository_dispatch\b/.test(recipe.text);
+  // A pull request on GitHub's stand-in: the comment and commit-status recipes post to it.
+  const pullRequest = relayed
+    ? undefined
+    : world.sim.github.addPullRequest({ number: 1, head: world.repo.headSha });
+  const github = relayed
     ? await relayedDelivery(world)
     : {
         event_name: 'pull_request',
         sha: world.repo.headSha,
+        repository: 'acme/app',
+        api_url: world.sim.github.url,
         event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
       };
   const result = await runWorkflow(recipe.text, {
@@ -73,6 +83,10 @@ try {
     log: (line) => console.log(line),
   });
   failed = Object.values(result.jobs).some((job) => job.result === 'failure');
+  if (pullRequest) {
+    console.log('\nThe pull request, as GitHub would show it:');
+    for (const line of pullRequestView(world.sim.github, pullRequest)) console.log(line);
+  }
 } finally {
   await stopLeftSessions(world);
   await world.sim.close();
