@@ -372,6 +372,22 @@ describe('4. never left pending; rate limits and unreachable told as such', () =
     expect(said[0]).toContain('A re-run of this job posts them again.');
     world.sim.cancelRun(run.outputs['run-id']);
   });
+
+  it('GitHub failing after the first posts: the warning names the contexts still pending and sync-statuses for that commit', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate({}, { onSpawn: (child) => (step = child) });
+    await until(() => github.latest(head, 'svc/pipeline/e2e'));
+    github.failStatusesWith = 502;
+    step!.kill('SIGINT');
+    const run = await pending;
+    const said = warnings(run);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('`svc/pipeline` (still pending)');
+    expect(said[0]).toContain('GitHub answered 502');
+    expect(said[0]).toContain(`sync-statuses with \`commit: ${head}\` settles those still pending.`);
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
 });
 
 describe('5. bounded', () => {

@@ -333,9 +333,12 @@ export class CommitStatuses {
       const posted = this.posted.get(context);
       return `\`${context}\` (${posted ? `still ${posted.state}` : 'never posted'})`;
     });
+    // sync-statuses settles a context left pending (it finds it by its marker); one never posted it cannot find.
+    const stillPending = left.some((context) => this.posted.get(context)?.state === 'pending');
     this.io.warning(
       `Commit statuses left unset on commit ${this.sha}: ${shown.join(', ')}${left.length > 20 ? `, … and ${left.length - 20} more` : ''}: ${why}. ` +
-        'A re-run of this job posts them again.',
+        'A re-run of this job posts them again' +
+        (stillPending ? `; sync-statuses with \`commit: ${this.sha}\` settles those still pending.` : '.'),
     );
   }
 
