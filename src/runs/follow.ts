@@ -14,6 +14,7 @@ import { oneLine, withoutFinalDots } from '../text/plain.js';
 import { jobLabel } from '../text/job-label.js';
 import { ActionFailure } from '../errors.js';
 import { judge, unsuccessful } from './verdict.js';
+import { orderByNeeds } from './job-graph.js';
 import { readRun, type Reading } from './reading.js';
 import { RunFailure, type FollowedRun, type Outcome } from './step.js';
 import type { ServiceContext } from '../github/context.js';
@@ -85,7 +86,7 @@ export async function followRun(
         if (run.jobs.length > JOBS_LOGGED && !manyJobsSaid) {
           manyJobsSaid = true;
           progress.line(
-            `The run has ${run.jobs.length} jobs: progress lines for the first ${JOBS_LOGGED}; all of them in the \`jobs\` output and the job summary.`,
+            `The run has ${run.jobs.length} jobs: progress lines for the first ${JOBS_LOGGED}; more in the job summary and the outputs, every job on the run's page.`,
           );
         }
         if (!KNOWN_RUN_STATUSES.has(run.status)) progress.unknownStatus('Run', run.status, 'not finished');
@@ -154,20 +155,30 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
 }
 
-/** The outputs of a run as `reading` shows it. */
+/**
+ * The step's outputs of jobs together stay under this many bytes: GitHub keeps 1 MB of outputs per
+ * job (every step's together), and a run of thousands of jobs would take all of it, or more.
+ */
+export const JOB_OUTPUTS_BOUND = 512 * 1024;
+
+/** The outputs of a run as `reading` shows it, its jobs bounded by JOB_OUTPUTS_BOUND. */
 export function setRunOutputs(io: ActionIO, reading: Reading): void {
   const { run } = reading;
   io.setOutput('status', run.status);
   io.setOutput('git-commit-hash', run.gitCommitHash ?? '');
-  io.setOutput('jobs', JSON.stringify(run.jobs));
+  const failed = new Set(unsuccessful(reading.followed));
+  const kept = jobsWithinBound(reading, failed);
+  const jobs = run.jobs.filter((job) => kept.has(job));
+  io.setOutput('jobs', JSON.stringify(jobs));
   io.setOutput(
     'failed-jobs',
-    unsuccessful(reading.followed)
+    reading.followed
+      .filter((job) => failed.has(job) && kept.has(job))
       .map((job) => job.key)
       .join(','),
   );
   const ids = (pick: (job: WorkflowJob) => string | null | undefined) =>
-    JSON.stringify(run.jobs.map(pick).filter((id): id is string => !!id));
+    JSON.stringify(jobs.map(pick).filter((id): id is string => !!id));
   io.setOutput(
     'build-ids',
     ids((job) => job.buildId),
@@ -178,6 +189,50 @@ export function setRunOutputs(io: ActionIO, reading: Reading): void {
   );
   io.setOutput(
     'job-outputs',
-    JSON.stringify(Object.fromEntries(run.jobs.map((job) => [job.key, job.outputs ?? {}]))),
+    JSON.stringify(Object.fromEntries(jobs.map((job) => [job.key, job.outputs ?? {}]))),
   );
+  const leftOut = run.jobs.length - jobs.length;
+  if (leftOut > 0) {
+    const failedLeftOut = [...failed].filter((job) => !kept.has(job)).length;
+    io.warning(
+      `The run has ${run.jobs.length} jobs; the \`jobs\`, \`job-outputs\`, \`build-ids\`, \`submission-ids\` and \`failed-jobs\` outputs ` +
+        `hold the first ${jobs.length} in pipeline order (the followed jobs first) and leave out ${leftOut}` +
+        `${failedLeftOut > 0 ? `, ${failedLeftOut} of them not successful` : ''}, ` +
+        `so that these outputs stay under ${JOB_OUTPUTS_BOUND / 1024} KiB together (GitHub keeps at most 1 MB of outputs per job). ` +
+        `The run's page lists every job${run.url ? `: ${run.url}` : ''}.`,
+    );
+  }
+}
+
+/**
+ * The jobs the outputs hold: the followed jobs, then the others, each in pipeline order, as many
+ * as fit in JOB_OUTPUTS_BOUND (the first that does not fit ends the list, so it is a prefix).
+ */
+function jobsWithinBound(reading: Reading, failed: ReadonlySet<WorkflowJob>): Set<WorkflowJob> {
+  const followed = new Set(reading.followed);
+  const order = orderByNeeds(reading.run.jobs);
+  const candidates = [
+    ...order.filter((job) => followed.has(job)),
+    ...order.filter((job) => !followed.has(job)),
+  ];
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  const kept = new Set<WorkflowJob>();
+  // Each output's brackets and braces.
+  let total = 8;
+  for (const job of candidates) {
+    // The job in `jobs`, its entry of `job-outputs`, its ids and its key in `failed-jobs`, each with a separator.
+    const cost =
+      bytes(job) +
+      1 +
+      bytes(job.key) +
+      bytes(job.outputs ?? {}) +
+      2 +
+      (job.buildId ? bytes(job.buildId) + 1 : 0) +
+      (job.submissionId ? bytes(job.submissionId) + 1 : 0) +
+      (failed.has(job) ? Buffer.byteLength(job.key) + 1 : 0);
+    if (total + cost > JOB_OUTPUTS_BOUND) break;
+    total += cost;
+    kept.add(job);
+  }
+  return kept;
 }

@@ -88,18 +88,25 @@ const OUTCOME_MEANINGS: Record<Outcome, string> = {
   'dry-run': 'run-workflow with `dry-run: true`: everything was checked, nothing was dispatched',
 };
 
+/** What each output of jobs says of its bound (follow.ts's JOB_OUTPUTS_BOUND). */
+const BOUND =
+  'Bounded: `jobs`, `job-outputs`, `build-ids`, `submission-ids` and `failed-jobs` together stay under 512 KiB ' +
+  '(GitHub keeps 1 MB of outputs per job); a run too large for that gets the first jobs in pipeline order ' +
+  '(the followed jobs first) and a warning that says how many were left out.';
+
 /** The outputs of a followed run, shared by run-workflow and wait-for-run. */
 export const RUN_OUTPUTS = {
   'run-id': 'The id of the run followed.',
   'run-url': "The run's page on the service.",
   status: 'The last status seen.',
   'git-commit-hash': 'The commit the run ran on, once read.',
-  jobs: "JSON array of the run's jobs as the service returned them.",
+  jobs: "JSON array of the run's jobs as the service returned them, in its order. " + BOUND,
   'failed-jobs':
-    'Keys of the jobs that did not succeed (`failure`, `canceled`, `skipped`), comma-separated, in the order of the run; with `jobs`, among the listed ones. Empty when none.',
-  'build-ids': 'JSON array of the non-null build ids across jobs.',
-  'submission-ids': 'JSON array of the non-null submission ids across jobs.',
-  'job-outputs': "JSON object: job key → that job's `outputs`.",
+    'Keys of the jobs that did not succeed (`failure`, `canceled`, `skipped`), comma-separated, in the order of the run; with `jobs`, among the listed ones. Empty when none. ' +
+    BOUND,
+  'build-ids': 'JSON array of the non-null build ids across jobs. ' + BOUND,
+  'submission-ids': 'JSON array of the non-null submission ids across jobs. ' + BOUND,
+  'job-outputs': "JSON object: job key → that job's `outputs`. " + BOUND,
   outcome: `How the step ended, set on every path: ${OUTCOMES.map((value) => `\`${value}\` (${OUTCOME_MEANINGS[value]})`).join('; ')}.`,
 };
 

@@ -113,7 +113,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
       );
     }
     if (total > MAX_JOB_ROWS)
-      lines.push(`| … and ${total - MAX_JOB_ROWS} more (all of them in the \`jobs\` output) | | | |`);
+      lines.push(`| … and ${total - MAX_JOB_ROWS} more (every job is on the run's page) | | | |`);
     lines.push('');
   }
   if (report.outcome === 'dispatched')

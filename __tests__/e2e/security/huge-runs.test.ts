@@ -11,6 +11,8 @@
 import { followRunStep, createWorld, type World } from '../../harness/world.js';
 import type { ActionRun, StepOptions } from '../../harness/runner/step.js';
 import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../harness/huge-run.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 
 /** Far above what the step needs (a few seconds), far below what the quadratic ordering took (a minute). */
 const SAFETY_NET_MS = 45_000;
@@ -39,18 +41,42 @@ function follow(
   );
 }
 
+/** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */
+const JOB_OUTPUTS = ['jobs', 'job-outputs', 'build-ids', 'submission-ids', 'failed-jobs'];
+const outputsBytes = (run: ActionRun): number =>
+  JOB_OUTPUTS.reduce((sum, name) => sum + Buffer.byteLength(run.outputs[name] ?? ''), 0);
+const warnings = (run: ActionRun): string[] =>
+  run.stdout.split('\n').filter((line) => line.startsWith('::warning'));
+/** The job numbers of the `jobs` output, each element a job of the run (no marker element). */
+function keptJobs(run: ActionRun): number[] {
+  const jobs = JSON.parse(run.outputs.jobs) as Array<Record<string, unknown>>;
+  for (const job of jobs)
+    expect(job).toEqual(expect.objectContaining({ id: expect.any(String), status: expect.any(String) }));
+  return jobs.map((job) => Number(String(job.key).replace('job_', '')));
+}
+
 const errorLine = (run: ActionRun): string =>
   run.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
 const jobLines = (run: ActionRun): string[] =>
   run.stdout.split('\n').filter((line) => /\] job job_\d+/.test(line));
 
 describe('a run of 50,000 jobs', () => {
-  it('succeeded: every job in the outputs, a summary of the first 500 in pipeline order under 1 MiB', async () => {
+  it('succeeded: the outputs hold the first jobs in pipeline order under 512 KiB together, one warning says how many were left out; a summary of the first 500 under 1 MiB', async () => {
     const run = await follow('success', 'success');
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(0);
     expect(run.outputs.outcome).toBe('success');
-    expect(JSON.parse(run.outputs.jobs)).toHaveLength(HUGE_RUN_JOBS);
+    // The step's outputs together, well under GitHub's 1 MB per job.
+    expect(outputsBytes(run)).toBeLessThanOrEqual(512 * 1024);
+    // Each job needs the one listed after it: the pipeline starts with the last one listed, so the
+    // outputs hold the last jobs listed, in the service's order, and nothing else.
+    const kept = keptJobs(run);
+    expect(kept.length).toBeGreaterThan(1000);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => HUGE_RUN_JOBS - kept.length + i));
+    expect(Object.keys(JSON.parse(run.outputs['job-outputs']) as object)).toHaveLength(kept.length);
+    expect(warnings(run)).toEqual([
+      `::warning::The run has 50000 jobs; the \`jobs\`, \`job-outputs\`, \`build-ids\`, \`submission-ids\` and \`failed-jobs\` outputs hold the first ${kept.length} in pipeline order (the followed jobs first) and leave out ${HUGE_RUN_JOBS - kept.length}, so that these outputs stay under 512 KiB together (GitHub keeps at most 1 MB of outputs per job). The run's page lists every job: https://svc.example/runs/${HUGE_RUN_ID}.`,
+    ]);
     expect(run.outputs['failed-jobs']).toBe('');
     expect(Buffer.byteLength(run.summary)).toBeLessThan(MIB);
     // Each job needs the one listed after it: the pipeline starts with the last one listed.
@@ -58,10 +84,12 @@ describe('a run of 50,000 jobs', () => {
     expect(rows).toHaveLength(500);
     expect(rows[0]).toContain('`job_49999`');
     expect(rows[499]).toContain('`job_49500`');
-    expect(run.summary).toContain('| … and 49500 more (all of them in the `jobs` output) |');
+    expect(run.summary).toContain("| … and 49500 more (every job is on the run's page) |");
     // A progress line for the first 100 jobs, and one line that says the rest are elsewhere.
     expect(jobLines(run)).toHaveLength(100);
-    expect(run.stdout).toContain('The run has 50000 jobs: progress lines for the first 100;');
+    expect(run.stdout).toContain(
+      "The run has 50000 jobs: progress lines for the first 100; more in the job summary and the outputs, every job on the run's page.",
+    );
   });
 
   it('failed: the error and the summary name the first 20 failed jobs and how many more', async () => {
@@ -69,7 +97,14 @@ describe('a run of 50,000 jobs', () => {
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(1);
     expect(run.outputs.outcome).toBe('failure');
-    expect(run.outputs['failed-jobs'].split(',')).toHaveLength(HUGE_RUN_JOBS);
+    // The failed jobs the outputs hold: those of the `jobs` output, no more; the warning counts the others.
+    expect(outputsBytes(run)).toBeLessThanOrEqual(512 * 1024);
+    const kept = keptJobs(run);
+    expect(run.outputs['failed-jobs']).toBe(kept.map((n) => `job_${n}`).join(','));
+    expect(warnings(run)).toHaveLength(1);
+    expect(warnings(run)[0]).toContain(
+      `leave out ${HUGE_RUN_JOBS - kept.length}, ${HUGE_RUN_JOBS - kept.length} of them not successful, so that`,
+    );
     const error = errorLine(run);
     expect(error).toContain('Failed jobs: job_0 (Job *0* [of](run)) (failure: Step 0 failed), ');
     expect(error).toContain(', … and 49980 more.');
@@ -109,4 +144,16 @@ describe('a run of 50,000 jobs', () => {
     expect(interrupted.stdout).toContain('Received SIGINT: cancelling.');
     expect(Buffer.byteLength(interrupted.summary)).toBeLessThan(MIB);
   });
+});
+
+describe('the bound of the outputs of jobs', () => {
+  it.each(['run-workflow', 'wait-for-run'])(
+    'is in the description of each of them (%s/action.yml)',
+    (command) => {
+      const action = parseYaml(readFileSync(`${command}/action.yml`, 'utf8')) as {
+        outputs: Record<string, { description: string }>;
+      };
+      for (const name of JOB_OUTPUTS) expect(action.outputs[name].description).toContain('under 512 KiB');
+    },
+  );
 });
