@@ -115,7 +115,7 @@ it('auto-stop: false and the session stopped later in the job: the post step say
   const log = renderLog(post.stdout);
   expect(log).not.toContain('keeps running');
   expect(log).toContain(
-    `auto-stop is false, and Device session ${id} had already been stopped during the job`,
+    `auto-stop is false, and device session ${id} had already been stopped during the job`,
   );
   // Status with its icon and the device time, never empty cells.
   expect(post.summary).toMatch(

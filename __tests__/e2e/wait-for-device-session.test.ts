@@ -206,7 +206,7 @@ describe('wait-for-device-session', () => {
     expect(apiRequests(world.sim)).toEqual([`GET ${SESSIONS}/${unknown}`]);
   });
 
-  it('a session that had been ready and was stopped since: said so, not "before it was ready"; nothing to stop', async () => {
+  it('a session that had been ready and was stopped since: said so, and to start a new one, not "before it was ready"; nothing to stop', async () => {
     const start = await runStep('start-device-session', {
       inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05' },
     });
@@ -220,11 +220,27 @@ describe('wait-for-device-session', () => {
     expect(wait.exitCode).toBe(1);
     expect(wait.outputs.status).toBe('stopped');
     expect(wait.stdout).toContain(
-      `::error::The device session had been ready (it started at ${session.startedAt}) but has ended: it is stopped since ${session.finishedAt}, and cannot be used. ${session.url}`,
+      `::error::The device session had been ready (it started at ${session.startedAt}) and was stopped since ${session.finishedAt}: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
     );
     expect(wait.stdout).not.toContain('before it was ready');
     expect(wait.summary).toContain('had been ready, and has ended');
     expect(apiRequests(world.sim)).toEqual([`GET ${SESSIONS}/${id}`]);
+  });
+
+  it('a session stopped before it was ready: said it was stopped, and to start a new one', async () => {
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
+    const start = await startEarly();
+    const id = start.outputs['session-id'];
+    const stopped = await runStep('stop-device-session', { inputs: { ...world.api, 'session-id': id } });
+    expect(stopped.exitCode).toBe(0);
+    const wait = await waitLater(start);
+    const session = world.sim.getSession(id)!;
+    expect(wait.exitCode).toBe(1);
+    expect(wait.outputs.status).toBe('stopped');
+    expect(wait.stdout).toContain(
+      `::error::The device session was stopped since ${session.finishedAt} before it was ready: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
+    );
+    expect(wait.stdout).not.toContain('became stopped');
   });
 
   it('on SIGINT while waiting, stops the session and exits non-zero', async () => {

@@ -202,7 +202,7 @@ describe('post step', () => {
     const io = await post(stateOf(session, { 'auto-stop': 'false' }));
     expect(io.text()).not.toContain('keeps running');
     expect(io.text()).toContain(
-      `auto-stop is false, and Device session ${session.id} had already been stopped during the job at `,
+      `auto-stop is false, and device session ${session.id} had already been stopped during the job at `,
     );
     expect(io.summaries).toEqual([expect.stringContaining('| ⏹️ stopped | not started')]);
   });

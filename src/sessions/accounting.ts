@@ -58,8 +58,14 @@ function lifetime(session: SessionTimes): string {
  */
 export function endedMessage(session: SessionTimes & Pick<DeviceSession, 'id'>): string {
   const status = oneLine(session.status, 40);
-  if (!session.startedAt) return `The device session became ${status} before it was ready.`;
   const since = session.finishedAt ? ` since ${oneLine(session.finishedAt, 40)}` : '';
+  if (session.status === 'stopped') {
+    const when = session.startedAt
+      ? `had been ready (it started at ${oneLine(session.startedAt, 40)}) and was stopped${since}`
+      : `was stopped${since} before it was ready`;
+    return `The device session ${when}: a stopped session cannot be used again. Start a new one with start-device-session.`;
+  }
+  if (!session.startedAt) return `The device session became ${status} before it was ready.`;
   return `The device session had been ready (it started at ${oneLine(session.startedAt, 40)}) but has ended: it is ${status}${since}, and cannot be used.`;
 }
 

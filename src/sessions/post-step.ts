@@ -261,7 +261,7 @@ async function leaveRunning(
     deviceTime: deviceTime(session),
   };
   if (isSessionTerminal(session)) {
-    io.info(`auto-stop is false, and ${alreadyEndedMessage(session)} ${report.url}`.trimEnd());
+    io.info(`auto-stop is false, and ${lowerFirst(alreadyEndedMessage(session))} ${report.url}`.trimEnd());
     reports.push({ ...report, did: 'nothing to leave running, it had already ended (auto-stop: false)' });
     return;
   }
@@ -308,4 +308,9 @@ function reportLostCreate(io: ActionIO, state: PostState): void {
     `A device session may be running: the create request sent at ${state.createInFlight} got no usable answer, so its id is unknown and it could not be stopped. ` +
       `Look for it among the device sessions of project ${isUuid(state.appId) ? state.appId : '(unknown)'} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
   );
+}
+
+/** A sentence that goes on after a comma: `Device session …` becomes `device session …`. */
+function lowerFirst(sentence: string): string {
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
 }
