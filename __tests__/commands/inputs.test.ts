@@ -477,7 +477,7 @@ describe('wait-for-run', () => {
     expect(expression).toMatch(/^\$\{\{ .*github\.event\.pull_request\.head\.sha \|\| github\.sha \}\}$/);
     expect(expected({ 'expected-commit': expression }, pullRequest)).toBe('abc1234');
     expect(problemsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'expected-commit': 'abc12' })).toEqual([
-      "`expected-commit` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got `abc12`.",
+      "`expected-commit` must be a commit SHA: 7 to 40 hexadecimal digits (a SHA-1 commit or its first digits) or exactly 64 (a SHA-256 commit), or '' to follow a run of any commit; got 5 hexadecimal digits.",
     ]);
   });
 

@@ -285,4 +285,28 @@ describe('commit statuses, one per remote job', () => {
     expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([world.repo.headSha]));
     expect(last('svc/pipeline-gate')?.state).toBe('success');
   });
+
+  it('an invalid status-context: an input error that points at the first character not allowed, no request', async () => {
+    const [space, tooLong] = await Promise.all([
+      gate({ 'status-context': 'svc/e2e ios' }),
+      gate({ 'status-context': `svc/${'x'.repeat(60)}` }),
+    ]);
+    expect(space.exitCode).toBe(1);
+    expect(space.stdout).toContain(
+      '::error::Invalid input: `status-context` may hold only letters, digits, `_`, `.`, `/`, `:` and `-`, such as `svc/e2e-ios`; a space at position 8 is not one of them.',
+    );
+    expect(tooLong.exitCode).toBe(1);
+    expect(tooLong.stdout).toContain('`status-context` is 64 characters long; at most 60');
+    expect(apiRequests(world.sim)).toEqual([]);
+    expect(github.requests).toEqual([]);
+  });
+
+  it('status-context without commit-statuses: true: one warning that it names no status', async () => {
+    const run = await gate({ 'commit-statuses': 'false', 'status-context': 'svc/e2e-ios' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning'))).toEqual([
+      '::warning::`status-context` is set, but `commit-statuses` is not `true`: no commit status is posted, so it names none. Add `commit-statuses: true`, or remove `status-context`.',
+    ]);
+    expect(github.statuses).toEqual([]);
+  });
 });

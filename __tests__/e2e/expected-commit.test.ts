@@ -165,13 +165,47 @@ describe('wait-for-run expected-commit', () => {
     expect(refused.outputs.outcome).toBe('failure');
   });
 
-  it('a value that is not a commit SHA is an input error before any request', async () => {
-    const result = await follow('4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b', { 'expected-commit': 'main' });
-    expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain(
-      "::error::Invalid input: `expected-commit` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got `main`.",
-    );
-    expect(result.outputs).toEqual({ outcome: 'failure' });
+  it('a value that is not a commit SHA, or of no length a commit has, is an input error before any request', async () => {
+    const id = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
+    const [name, short, between, long] = await Promise.all([
+      follow(id, { 'expected-commit': 'main' }),
+      follow(id, { 'expected-commit': 'abc123' }),
+      follow(id, { 'expected-commit': 'a'.repeat(41) }),
+      follow(id, { 'expected-commit': 'a'.repeat(65) }),
+    ]);
+    const said = (digits: string) =>
+      `::error::Invalid input: \`expected-commit\` must be a commit SHA: 7 to 40 hexadecimal digits (a SHA-1 commit or its first digits) or exactly 64 (a SHA-256 commit), or '' to follow a run of any commit; got ${digits}.`;
+    expect(name.stdout).toContain(said('`main`'));
+    expect(short.stdout).toContain(said('6 hexadecimal digits'));
+    expect(between.stdout).toContain(said('41 hexadecimal digits'));
+    expect(long.stdout).toContain(said('65 hexadecimal digits'));
+    for (const result of [name, short, between, long]) {
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toEqual({ outcome: 'failure' });
+    }
     expect(world.sim.requests).toEqual([]);
+  });
+
+  it('`expected-commit: ${{ github.sha }}` on a pull request: says it is the merge (or base) commit and names the head', async () => {
+    const own = await runOn('main');
+    const merge = 'f'.repeat(40);
+    const [onPullRequest, onTarget] = await Promise.all([
+      follow(own.id, { 'expected-commit': merge }, { env: pullRequestEnv(world.repo.headSha) }),
+      follow(
+        own.id,
+        { 'expected-commit': merge },
+        { env: { ...pullRequestEnv(world.repo.headSha), GITHUB_EVENT_NAME: 'pull_request_target' } },
+      ),
+    ]);
+    const instead =
+      "Give `expected-commit: ${{ github.event.pull_request.head.sha }}` (the pull request's head), or leave `expected-commit` out: that is its default. Or set `expected-commit: ''` to accept a run of any commit.";
+    expect(onPullRequest.exitCode).toBe(1);
+    expect(onPullRequest.stdout).toContain(
+      `a run of another commit cannot gate this one. On \`pull_request\`, \`expected-commit\` is \`github.sha\`, the merge commit GitHub made of the pull request and its base branch, which no run of the pull request's head is of. ${instead}`,
+    );
+    expect(onTarget.exitCode).toBe(1);
+    expect(onTarget.stdout).toContain(
+      `a run of another commit cannot gate this one. On \`pull_request_target\`, \`expected-commit\` is \`github.sha\`, the last commit of the base branch, not the pull request's head. ${instead}`,
+    );
   });
 });

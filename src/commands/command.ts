@@ -42,6 +42,8 @@ export interface CommandDefinition<T extends InputTable> {
    * problem is listed at once.
    */
   rules?(values: Partial<Values<T>>, source: InputSource): string[];
+  /** Advice across valid inputs (an input that has no effect without another), logged before the command runs. */
+  advice?(values: Values<T>): InputNote[];
   /**
    * What the pull-request comment is about, for commands with a `comment` input: the key of its
    * sticky comment (`kind` and `subject`) and what its heading names. `source`
@@ -102,7 +104,7 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
         run: (context) => definition.run(values, context),
         comment,
         baseUrl,
-        notes: read.notes,
+        notes: [...read.notes, ...(definition.advice?.(values) ?? [])],
       };
     },
   };

@@ -14,7 +14,13 @@ import {
   statusPrefix,
   statusRules,
 } from '../runs/commit-statuses.js';
-import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
+import {
+  FOLLOW_INPUTS,
+  RUN_FAILURE_OUTPUTS,
+  RUN_OUTPUTS,
+  statusContextAdvice,
+  withOutcome,
+} from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
@@ -73,6 +79,7 @@ export const runWorkflow = defineCommand({
     status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
   },
   failureOutputs: RUN_FAILURE_OUTPUTS,
+  advice: statusContextAdvice,
   rules: (values, source) => [
     ...(values.wait === false && values.jobs
       ? ['`jobs` has no effect with `wait: false`; remove one of them.']

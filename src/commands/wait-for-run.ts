@@ -3,7 +3,13 @@ import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
 import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
-import { FOLLOW_INPUTS, RUN_FAILURE_OUTPUTS, RUN_OUTPUTS, withOutcome } from '../runs/step.js';
+import {
+  FOLLOW_INPUTS,
+  RUN_FAILURE_OUTPUTS,
+  RUN_OUTPUTS,
+  statusContextAdvice,
+  withOutcome,
+} from '../runs/step.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
 import { hostOf } from '../github/context.js';
@@ -36,6 +42,8 @@ export const waitForRun = defineCommand({
   },
   outputs: RUN_OUTPUTS,
   failureOutputs: RUN_FAILURE_OUTPUTS,
+  // With `comment: true` it also keeps this gate's pull-request comment apart from another's.
+  advice: (values) => (values.comment ? [] : statusContextAdvice(values)),
   rules: (values) => [
     ...(values['commit-statuses'] && !values['status-context']
       ? [
@@ -78,6 +86,7 @@ export const waitForRun = defineCommand({
           jobs: values.jobs,
           onActionRequired: values['on-action-required'],
           expectedCommit: commit,
+          expectedCommitHint: commit ? mergeOrBaseCommitHint(commit, process.env) : undefined,
           dispatched: false,
           api,
         },
@@ -91,4 +100,20 @@ export const waitForRun = defineCommand({
 function gateName(jobs: string[] | undefined, env: Record<string, string | undefined>): string {
   const job = [env.GITHUB_WORKFLOW, env.GITHUB_JOB].filter(Boolean).join(' › ') || 'wait-for-run';
   return jobs ? `${job} (jobs ${jobs.join(', ')})` : job;
+}
+
+/**
+ * `expected-commit: ${{ github.sha }}` on a pull-request event: GITHUB_SHA is not the pull request's
+ * head there, so no run of the head can match it; says which commit it is and what to give instead.
+ */
+function mergeOrBaseCommitHint(commit: string, env: Record<string, string | undefined>): string | undefined {
+  const sha = env.GITHUB_SHA?.trim().toLowerCase();
+  if (!sha || sha !== commit) return undefined;
+  const instead =
+    "Give `expected-commit: ${{ github.event.pull_request.head.sha }}` (the pull request's head), or leave `expected-commit` out: that is its default.";
+  if (env.GITHUB_EVENT_NAME === 'pull_request')
+    return `On \`pull_request\`, \`expected-commit\` is \`github.sha\`, the merge commit GitHub made of the pull request and its base branch, which no run of the pull request's head is of. ${instead}`;
+  if (env.GITHUB_EVENT_NAME === 'pull_request_target')
+    return `On \`pull_request_target\`, \`expected-commit\` is \`github.sha\`, the last commit of the base branch, not the pull request's head. ${instead}`;
+  return undefined;
 }

@@ -203,10 +203,15 @@ export const gitRefAdvice = (value: string, name: string): InputNote | undefined
 
 /** `expected-commit`: a commit SHA, whole or its first 7 or more hexadecimal digits; lower-cased. */
 export const commitSha: Parser<string> = (value, name) => {
-  if (!/^[0-9a-f]{7,64}$/i.test(value))
+  // SHA-1 commits are 40 digits (a prefix of 7 or more names one), SHA-256 commits 64.
+  if (!/^(?:[0-9a-f]{7,40}|[0-9a-f]{64})$/i.test(value)) {
+    const digits = /^[0-9a-f]+$/i.test(value);
     throw new InputProblem(
-      `\`${name}\` must be a commit SHA (at least its first 7 hexadecimal digits), or '' to follow a run of any commit; got ${shown(value)}.`,
+      `\`${name}\` must be a commit SHA: 7 to 40 hexadecimal digits (a SHA-1 commit or its first digits) or exactly 64 (a SHA-256 commit), or '' to follow a run of any commit; got ${
+        digits ? `${value.length} hexadecimal digits` : shown(value)
+      }.`,
     );
+  }
   return value.toLowerCase();
 };
 

@@ -16,7 +16,7 @@ import {
   type InputSpec,
 } from '../inputs/table.js';
 import * as parse from '../inputs/parsers.js';
-import { InputProblem } from '../inputs/parsers.js';
+import { InputProblem, type InputNote } from '../inputs/parsers.js';
 import { ActionFailure } from '../errors.js';
 
 const OUTCOMES = [
@@ -52,13 +52,41 @@ const statusContext = {
     '`<status-context>/<job key>` for each job. Letters, digits and `_` `.` `/` `:` `-`, at most 60.',
   hint: 'a status context such as `svc/e2e-ios`.',
   parse: (value: string, name: string) => {
-    if (!STATUS_CONTEXT.test(value))
+    if (STATUS_CONTEXT.test(value)) return value;
+    const allowed = 'letters, digits, `_`, `.`, `/`, `:` and `-`, such as `svc/e2e-ios`';
+    const chars = [...value];
+    const bad = chars.findIndex((char) => !/^[\w./:-]$/.test(char));
+    if (bad >= 0)
       throw new InputProblem(
-        `\`${name}\` must be 1 to 60 letters, digits, \`_\`, \`.\`, \`/\`, \`:\` or \`-\`, such as \`svc/e2e-ios\`; got ${value.length} characters that are not.`,
+        `\`${name}\` may hold only ${allowed}; ${characterName(chars[bad])} at position ${bad + 1} is not one of them.`,
       );
-    return value;
+    throw new InputProblem(
+      `\`${name}\` is ${chars.length} characters long; at most 60 ${allowed} are allowed.`,
+    );
   },
 } satisfies InputSpec<string>;
+
+/** A character as an error message can show it: a space, an invisible one by its code point. */
+function characterName(char: string): string {
+  if (char === ' ') return 'a space';
+  if (char === '`') return 'a backtick (`` ` ``)';
+  if (/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char)) return `\`${char}\``;
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** `status-context` names commit statuses: without `commit-statuses: true` there are none. */
+export function statusContextAdvice(values: {
+  'commit-statuses'?: boolean;
+  'status-context'?: string;
+}): InputNote[] {
+  if (!values['status-context'] || values['commit-statuses']) return [];
+  return [
+    {
+      level: 'warning',
+      text: '`status-context` is set, but `commit-statuses` is not `true`: no commit status is posted, so it names none. Add `commit-statuses: true`, or remove `status-context`.',
+    },
+  ];
+}
 
 /** The inputs of following a run, the same rows in run-workflow and wait-for-run. */
 export const FOLLOW_INPUTS = {
@@ -126,6 +154,8 @@ export interface FollowedRun {
   onActionRequired: 'wait' | 'fail';
   /** The commit the run must be of (wait-for-run's `expected-commit`): lower case, whole or a prefix. */
   expectedCommit?: string;
+  /** Why `expectedCommit` may be the wrong commit to expect, said when a run is not of it. */
+  expectedCommitHint?: string;
   /** Whether this step dispatched the run: then it exists, and this step started it. */
   dispatched: boolean;
   api: ApiSettings;

@@ -60,8 +60,10 @@ export function judge(
       'failure',
       `Workflow run ${id} is a run of commit ${oneLine(run?.gitCommitHash ?? '', 80)}, not of the expected commit ${followed.expectedCommit} (\`expected-commit\`): ` +
         `a run of another commit cannot gate this one. ` +
-        `Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ` +
-        `''\` to accept a run of any commit.${link}`,
+        (followed.expectedCommitHint
+          ? `${followed.expectedCommitHint} Or set \`expected-commit: ''\` to accept a run of any commit.`
+          : `Follow a run of ${followed.expectedCommit}, or set \`expected-commit: ''\` to accept a run of any commit.`) +
+        link,
       'wrong-commit',
     );
   if (outcome.kind === 'timeout') {
