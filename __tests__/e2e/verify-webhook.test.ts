@@ -264,6 +264,12 @@ describe('verify-webhook', () => {
         uppercase: { body: build.body, signature: `sha1=${good.slice(5).toUpperCase()}` },
         prefix: { body: build.body, signature: `sha256=${good.slice(5)}` },
         short: { body: build.body, signature: good.slice(0, -2) },
+        base64: { body: Buffer.from(build.body.toString('base64')), signature: good, inline: true },
+        // As `base64` prints it: lines of 76 characters, a line break at the end.
+        base64Wrapped: {
+          body: Buffer.from(`${build.body.toString('base64').replace(/.{76}/g, '$&\n')}\n`),
+          signature: good,
+        },
       };
       results = Object.fromEntries(
         Object.entries(cases).map(([name, { body, signature, inline }]) => [
@@ -315,6 +321,17 @@ describe('verify-webhook', () => {
       );
       for (const name of ['otherSecret', 'oneByte', 'extended'])
         expect((await results[name]).stdout).not.toContain('re-serialised');
+    });
+
+    it('the body relayed as base64 and never decoded: the message says so, and not for another secret', async () => {
+      for (const name of ['base64', 'base64Wrapped']) {
+        const relayed = await refused(name, /does not match/);
+        expect(renderLog(relayed.stdout)).toContain(
+          "The payload is base64 text that decodes to a JSON body: it was encoded on the way (such as a relay's `body_base64`) and not decoded. Decode it first (`base64 --decode`, as the relay recipe does) and pass the bytes it gives.",
+        );
+      }
+      for (const name of ['otherSecret', 'oneByte', 'pretty'])
+        expect((await results[name]).stdout).not.toContain('base64');
     });
 
     it.each([

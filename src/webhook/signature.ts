@@ -129,7 +129,8 @@ function describeMalformed(header: string): string {
 }
 
 /**
- * What the body shows about why its signature did not match, for the message: a line break at its
+ * What the body shows about why its signature did not match, for the message: base64 of a JSON body
+ * (a relayed body never decoded), a line break at its
  * end (added by `echo` or a YAML `|` block), or white space between its JSON tokens, which the
  * service never sends (it sends compact JSON): the body was re-serialised or pretty-printed on the
  * way. '' when the body shows neither: then the cause cannot be told (a compact re-serialisation
@@ -137,6 +138,11 @@ function describeMalformed(header: string): string {
  */
 export function mismatchHint(body: Buffer): string {
   const text = body.toString('utf8');
+  if (isBase64OfJson(text))
+    return (
+      " The payload is base64 text that decodes to a JSON body: it was encoded on the way (such as a relay's " +
+      '`body_base64`) and not decoded. Decode it first (`base64 --decode`, as the relay recipe does) and pass the bytes it gives.'
+    );
   if (hasWhiteSpaceBetweenTokens(text.trimEnd()))
     return (
       ' The payload has white space between its JSON tokens (line breaks, indentation), which the service never ' +
@@ -148,6 +154,22 @@ export function mismatchHint(body: Buffer): string {
       'the signature covers the body byte for byte.'
     );
   return '';
+}
+
+/**
+ * Whether `text` is base64 (or base64url, wrapped in lines as `base64` prints it) of a JSON object
+ * or array: a relayed body that was never decoded.
+ */
+function isBase64OfJson(text: string): boolean {
+  const compact = text.replace(/\s+/g, '');
+  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return false;
+  const decoded = Buffer.from(compact, 'base64').toString('utf8');
+  try {
+    const value: unknown = JSON.parse(decoded);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `text` is JSON with white space outside its strings: not compact. One pass over it. */
