@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,9 +51,9 @@ let relayUrl: string;
 let dir: string;
 let relayLog = '';
 
-/** The README's relay, exactly as the reader copies it, started in `dir` (its file of events there). */
-async function startRelay(): Promise<void> {
-  relay = spawn(RUNTIMES[DEFAULT_RUNTIME], ['relay.mjs'], {
+/** relay.mjs in `dir`, its environment set up right but for `env`. */
+function spawnRelay(env: Record<string, string | undefined>): ChildProcess {
+  return spawn(RUNTIMES[DEFAULT_RUNTIME], ['relay.mjs'], {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
@@ -60,10 +61,15 @@ async function startRelay(): Promise<void> {
       GITHUB_TOKEN,
       GITHUB_REPOSITORY: 'acme/app',
       GITHUB_API_URL: github.url,
-      PORT: String(port),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The README's relay, exactly as the reader copies it, started in `dir` (its file of events there). */
+async function startRelay(): Promise<void> {
+  relay = spawnRelay({ PORT: String(port) });
   relay.stdout?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
   relay.stderr?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
   await untilListening();
@@ -389,5 +395,150 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
       `Delivery ${key} was claimed before (its tag exists): nothing to release.`,
     );
     expect(replayed.jobs.release.steps[1].outcome).toBe('skipped');
+  });
+});
+
+/** Another copy of the relay, started with `env` on a port of its own: its exit code and its log. */
+async function otherRelay(env: Record<string, string | undefined>): Promise<{
+  url: string;
+  log: () => string;
+  exited: Promise<number | null>;
+  stop: () => Promise<void>;
+}> {
+  const ownPort = await freePort();
+  const child = spawnRelay({ PORT: String(ownPort), RELAY_KEYS_FILE: `other-${ownPort}.txt`, ...env });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    url: `http://127.0.0.1:${ownPort}/`,
+    log: () => log,
+    exited,
+    stop: async () => {
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+/** Until `relay` answers (405 to a GET), polling its state. */
+async function answering(url: string): Promise<void> {
+  for (let tries = 0; tries < 500; tries++) {
+    const status = await fetch(url).then(
+      (reply) => reply.status,
+      () => 0,
+    );
+    if (status === 405) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the relay does not answer');
+}
+
+/** Until `log()` has a line that matches `line`: the lines that do. */
+async function untilLogged(log: () => string, line: RegExp): Promise<string[]> {
+  for (let tries = 0; tries < 500 && !line.test(log()); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return log()
+    .split('\n')
+    .filter((logged) => line.test(logged));
+}
+
+describe('the relay, set up wrong', () => {
+  it.each([
+    [
+      'GITHUB_TOKEN',
+      { GITHUB_TOKEN: undefined },
+      'set GITHUB_TOKEN: a token that may create dispatch events on the repository.',
+    ],
+    [
+      'GITHUB_REPOSITORY',
+      { GITHUB_REPOSITORY: undefined },
+      'set GITHUB_REPOSITORY: the repository to dispatch to, as owner/repo (not set).',
+    ],
+    [
+      'GITHUB_REPOSITORY not owner/repo',
+      { GITHUB_REPOSITORY: 'app' },
+      'set GITHUB_REPOSITORY: the repository to dispatch to, as owner/repo (not that form).',
+    ],
+    [
+      'the signing secret',
+      { SVC_WEBHOOK_SECRET: undefined },
+      "set SVC_WEBHOOK_SECRET: the webhook's signing secret (at least 16 characters; 0 given).",
+    ],
+  ])('without %s it does not start, and names the variable', async (_what, env, said) => {
+    const relayed = await otherRelay(env);
+    expect(await relayed.exited).toBe(1);
+    expect(relayed.log()).toBe(`The relay did not start: ${said}\n`);
+  });
+
+  it('each failed dispatch is logged with why (401, 403, 404, unreachable) and answered 502; a trailing / in GITHUB_API_URL is dropped', async () => {
+    // GitHub's answers to a dispatch the token may not make.
+    const refusing = createHttpServer();
+    const statusOf: Record<string, number> = {};
+    refusing.on('request', (req, res) => {
+      res.writeHead(statusOf[String(req.headers.authorization)] ?? 500).end('{"message":"no"}');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const refusingUrl = `http://127.0.0.1:${(refusing.address() as { port: number }).port}`;
+    statusOf['Bearer ghs_revoked'] = 401;
+    statusOf['Bearer ghs_readOnly'] = 403;
+    statusOf['Bearer ghs_otherOwner'] = 404;
+    const closedPort = await freePort();
+    const relays = await Promise.all([
+      otherRelay({ GITHUB_API_URL: refusingUrl, GITHUB_TOKEN: 'ghs_revoked' }),
+      otherRelay({ GITHUB_API_URL: refusingUrl, GITHUB_TOKEN: 'ghs_readOnly' }),
+      otherRelay({ GITHUB_API_URL: refusingUrl, GITHUB_TOKEN: 'ghs_otherOwner' }),
+      otherRelay({ GITHUB_API_URL: `http://127.0.0.1:${closedPort}` }),
+      otherRelay({ GITHUB_API_URL: `${github.url}/` }),
+    ]);
+    try {
+      await Promise.all(relays.map((relayed) => answering(relayed.url)));
+      const body = JSON.stringify({ id: randomUUID(), status: 'finished', buildDetailsPageUrl: 'x' });
+      const answers = await Promise.all(
+        relays.map((relayed) =>
+          fetch(relayed.url, {
+            method: 'POST',
+            headers: { 'svc-signature': signWebhookBody(body, SECRET) },
+            body,
+          }).then((reply) => reply.status),
+        ),
+      );
+      expect(answers).toEqual([502, 502, 502, 502, 200]);
+      expect(github.dispatches).toHaveLength(1);
+      const lines = await Promise.all(relays.slice(0, 4).map((relayed) => untilLogged(relayed.log, / 502 /)));
+      expect(lines).toEqual([
+        [
+          expect.stringMatching(
+            / 502 GitHub answered 401: GITHUB_TOKEN was refused \(wrong, expired or revoked\) \(from \S+\)$/,
+          ),
+        ],
+        [
+          expect.stringMatching(
+            / 502 GitHub answered 403: GITHUB_TOKEN may not create dispatch events on GITHUB_REPOSITORY \(Contents: read and write\) \(from \S+\)$/,
+          ),
+        ],
+        [
+          expect.stringMatching(
+            new RegExp(
+              ` 502 GitHub answered 404: GITHUB_TOKEN sees no repository acme/app at ${refusingUrl} \\(check both\\) \\(from \\S+\\)$`,
+            ),
+          ),
+        ],
+        [
+          expect.stringMatching(
+            new RegExp(
+              ` 502 GitHub unreachable: http://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED \\(from \\S+\\)$`,
+            ),
+          ),
+        ],
+      ]);
+      // Never the token.
+      for (const relayed of relays) expect(relayed.log()).not.toContain('ghs_');
+    } finally {
+      await Promise.all(relays.map((relayed) => relayed.stop()));
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 });
