@@ -189,7 +189,8 @@ const EXAMPLES: Example[] = [
     file: 'stop-device-session-stopped.md',
     title: 'stop-device-session: a ready session is stopped',
     entry: 'stop-device-session',
-    inputs: { ...FAST },
+    // It has no poll interval: it waits for the stop's confirmation, within timeout-minutes.
+    inputs: {},
     prepare: async (w) => ({ 'session-id': await startedSession(w, {}) }),
     exitCode: 0,
   },
@@ -408,28 +409,41 @@ function comparable(text: string): string {
   );
 }
 
+/** docs/examples/README.md: every example, in the order of EXAMPLES. */
+function examplesIndex(): string {
+  return [
+    '# What the steps show',
+    '',
+    'The job summary and the log (as the runner renders it) of a step for each outcome, produced by the',
+    'built bundles against the simulator. `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples` writes them again.',
+    '',
+    ...EXAMPLES.map((example) => `- [${example.title}](${example.file})`),
+    '',
+  ].join('\n');
+}
+
 describe('docs/examples: what the step shows for each outcome', () => {
-  const written: string[] = [];
   afterAll(() => {
-    if (!UPDATE) return;
-    const index = [
-      '# What the steps show',
-      '',
-      'The job summary and the log (as the runner renders it) of a step for each outcome, produced by the',
-      'built bundles against the simulator. `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples` writes them again.',
-      '',
-      ...EXAMPLES.filter((example) => written.includes(example.file)).map(
-        (example) => `- [${example.title}](${example.file})`,
-      ),
-      '',
-    ].join('\n');
-    writeFileSync(join(DIR, 'README.md'), index);
+    if (UPDATE) writeFileSync(join(DIR, 'README.md'), examplesIndex());
+  });
+
+  test('the index lists every example, whichever were written last', () => {
+    if (!UPDATE) expect(readFileSync(join(DIR, 'README.md'), 'utf8')).toBe(examplesIndex());
   });
 
   test('every command has an example', () => {
     expect([...new Set(EXAMPLES.map((example) => example.entry))].sort()).toEqual(
       Object.keys(COMMANDS).sort(),
     );
+  });
+
+  test('every example passes only inputs its command declares, as its usage block shows them', () => {
+    const undeclared = EXAMPLES.flatMap((example) =>
+      Object.keys(example.inputs)
+        .filter((name) => !(name in COMMANDS[example.entry as keyof typeof COMMANDS].inputs))
+        .map((name) => `${example.file}: ${name}`),
+    );
+    expect(undeclared).toEqual([]);
   });
 
   test.each(EXAMPLES)('$file', async (example) => {
@@ -440,7 +454,6 @@ describe('docs/examples: what the step shows for each outcome', () => {
     if (UPDATE) {
       mkdirSync(DIR, { recursive: true });
       writeFileSync(path, text);
-      written.push(example.file);
       return;
     }
     expect(existsSync(path)).toBe(true);
