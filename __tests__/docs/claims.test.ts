@@ -1,0 +1,48 @@
+/**
+ * Claims of the Markdown files and of `.env.example` that a reader acts on, held to what the project
+ * does (issue 32 item 5): CONTRIBUTING's lists of generated README blocks and of `scripts/` tools, and
+ * what the README says `.env.example` sets.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readmeBlocks } from '../../scripts/generate/main.js';
+import { ROOT } from '../harness/runner/step.js';
+
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+const contributing = read('CONTRIBUTING.md');
+
+describe("CONTRIBUTING's lists", () => {
+  it('name every generated block of each README', () => {
+    // The paragraph that says where the generated blocks are.
+    const paragraph = contributing.slice(contributing.indexOf('The generated blocks sit between'));
+    const said = paragraph.slice(0, paragraph.indexOf('Everything outside them'));
+    const missing: string[] = [];
+    for (const [readme, blocks] of readmeBlocks())
+      for (const name of blocks.keys()) {
+        const generic =
+          readme === 'README.md' ? name : name.replace(`:${readme.split('/')[0]}`, ':<command>');
+        if (!said.includes(`\`${generic}\``)) missing.push(`${readme}: ${name}`);
+      }
+    expect(missing).toEqual([]);
+  });
+
+  it('name every tool of scripts/', () => {
+    const row = contributing.split('\n').find((line) => line.startsWith('| `scripts/<tool>/`'))!;
+    const tools = readdirSync(join(ROOT, 'scripts')).filter((name) =>
+      statSync(join(ROOT, 'scripts', name)).isDirectory(),
+    );
+    expect(tools.filter((tool) => !row.includes(`\`${tool}\``))).toEqual([]);
+  });
+});
+
+describe('.env.example', () => {
+  it('says what local-action does with the github-token default, as the README does', () => {
+    const example = read('.env.example');
+    const readme = read('README.md');
+    // local-action does not evaluate `${{ github.token }}`: the example says so, and where to set a token.
+    expect(example).toContain('# INPUT_GITHUB-TOKEN=');
+    expect(example).toContain('${{ github.token }}');
+    expect(readme).not.toContain('`.env.example` sets it');
+    expect(readme).toContain('`.env.example` says where to set a token');
+  });
+});
