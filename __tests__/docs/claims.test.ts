@@ -46,3 +46,19 @@ describe('.env.example', () => {
     expect(readme).toContain('`.env.example` says where to set a token');
   });
 });
+
+describe("the CHANGELOG's Unreleased entry", () => {
+  const changelog = read('CHANGELOG.md');
+  const unreleased = changelog.slice(changelog.indexOf('## [Unreleased]'), changelog.indexOf('## [1.0.0]'));
+  it.each([
+    ['dry-run', '`dry-run: true`'],
+    ['failed-jobs', '`failed-jobs`'],
+    ['the base-URL advice', 'The base URL is blamed only for an answer that is not the service'],
+    ['the git-ref warning', 'A `git-ref` that YAML reads as a number'],
+    ['the 360-minute notice', '`timeout-minutes` above 360'],
+    ['the bounded outputs', 'stay under 512 KiB together'],
+  ])('names %s', (_what, words) => {
+    // Words as a reader sees them: a line break is a space.
+    expect(unreleased.replace(/\s+/g, ' ')).toContain(words);
+  });
+});

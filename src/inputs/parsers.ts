@@ -201,7 +201,7 @@ export const gitRefAdvice = (value: string, name: string): InputNote | undefined
       }
     : undefined;
 
-/** `expected-commit`: a commit SHA, whole or its first 7 or more hexadecimal digits; lower-cased. */
+/** `expected-commit`: a commit SHA, 7 to 40 hexadecimal digits (SHA-1, whole or a prefix) or 64 (SHA-256); lower-cased. */
 export const commitSha: Parser<string> = (value, name) => {
   // SHA-1 commits are 40 digits (a prefix of 7 or more names one), SHA-256 commits 64.
   if (!/^(?:[0-9a-f]{7,40}|[0-9a-f]{64})$/i.test(value)) {
