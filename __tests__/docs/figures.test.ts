@@ -39,3 +39,18 @@ test('the campaign inside npm test runs as many lifecycles as the documents say'
   for (const document of ['README.md', 'docs/reliability.md'])
     expect(read(document)).toContain(`runs ${count} lifecycles in all`);
 });
+
+test("docs/performance.md's words on the 1,000-job run agree with its row, and name no version the project does not have", () => {
+  const performance = read('docs/performance.md');
+  const row = performance.split('\n').find((line) => line.startsWith('| run with 1,000 jobs'))!;
+  const [, , measured, budget] = row.split('|').map((cell) => cell.trim());
+  const slowest = Math.max(...(/^([\d–]+) ms/.exec(measured)?.[1].split('–').map(Number) ?? [NaN]));
+  const limit = Number(/^< (\d+) ms/.exec(budget)?.[1]);
+  expect(slowest).toBeLessThan(Infinity);
+  // A figure within its budget is not said to miss it, in the table or the prose.
+  if (slowest < limit) expect(performance).not.toMatch(/miss(es|ed)? its budget|budget missed/);
+  // The one version number is package.json's (CONTRIBUTING): no other "version N".
+  const { version } = JSON.parse(read('package.json')) as { version: string };
+  for (const [, named] of performance.matchAll(/\bversion (\d+)\b/g))
+    expect(named).toBe(version.split('.')[0]);
+});
