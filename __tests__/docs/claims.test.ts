@@ -62,3 +62,46 @@ describe("the CHANGELOG's Unreleased entry", () => {
     expect(unreleased.replace(/\s+/g, ' ')).toContain(words);
   });
 });
+
+describe("the README's Troubleshooting table", () => {
+  const readme = read('README.md');
+  const start = readme.indexOf('## Troubleshooting');
+  const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const sources = [
+    'src/github/statuses.ts',
+    'src/runs/commit-statuses.ts',
+    'src/runs/dry-run.ts',
+    'src/commands/run-workflow.ts',
+    'src/runs/follow.ts',
+    'src/runs/step.ts',
+    'src/inputs/parsers.ts',
+  ]
+    .map(read)
+    .join('\n');
+  // Each opening as the source writes it (its code spans escaped) and as the table shows it.
+  it.each([
+    ['Commit statuses were not posted: ', 'Commit statuses were not posted: '],
+    ['Commit statuses left unset on commit ', 'Commit statuses left unset on commit '],
+    [
+      'commit-statuses: the run does not name its commit as a whole SHA',
+      'commit-statuses: the run does not name its commit as a whole SHA',
+    ],
+    ['commit-statuses: the run has ', 'commit-statuses: the run has '],
+    [
+      '`status-context` is set, but `commit-statuses` is not `true`',
+      '`status-context` is set, but `commit-statuses` is not `true`',
+    ],
+    ['Dry run: nothing was dispatched', 'Dry run: nothing was dispatched'],
+    [
+      'Dry run: the workflow file is not in the commit git-ref names',
+      'Dry run: the workflow file is not in the commit git-ref names',
+    ],
+    ['Dry run: the service at ', 'Dry run: the service at '],
+    ['Dry run: \\`base-url\\` ', 'Dry run: `base-url` '],
+    ['which YAML reads as a number', 'which YAML reads as a number'],
+    ['hold the first ${jobs.length} in pipeline order', 'outputs hold the first'],
+  ])('has a row for the message with %s', (inSource, inTable) => {
+    expect(sources).toContain(inSource);
+    expect(table).toContain(inTable);
+  });
+});
