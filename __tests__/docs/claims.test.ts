@@ -105,3 +105,17 @@ describe("the README's Troubleshooting table", () => {
     expect(table).toContain(inTable);
   });
 });
+
+describe('"What `npm ci` and `npm test` print"', () => {
+  it('shows the line npm test prints before it builds dist/', () => {
+    const setUp = read('__tests__/harness/fresh-bundles.mjs');
+    const line = /process\.stdout\.write\('\\n(Building dist\/[^\\]*)\\n'\)/.exec(setUp)?.[1];
+    expect(line).toBeDefined();
+    const readme = read('README.md');
+    const section = readme.slice(
+      readme.indexOf('### What `npm ci` and `npm test` print'),
+      readme.indexOf('## Contributing'),
+    );
+    expect(section.replace(/\s+/g, ' ')).toContain(`\`${line}\``);
+  });
+});
