@@ -72,7 +72,7 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
       throw new ActionFailure('The step was cancelled just as the command finished (its outputs are set).');
   } catch (error) {
     reportFailure(io, error);
-    // The comment says only that the step failed: the message may quote the service (see pr-comment.ts).
+    // The comment says only that the step failed: the message may quote the service (see github/comment-body.ts).
     failed = true;
   } finally {
     client?.dispose();

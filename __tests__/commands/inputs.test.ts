@@ -369,7 +369,7 @@ describe('run-workflow', () => {
   });
 
   it('does not check github-token when read: it is checked where the comment is posted', () => {
-    // An input that is not used never fails a step; pr-comment.ts says what is wrong with it.
+    // An input that is not used never fails a step; src/github/comment.ts says what is wrong with it.
     const withComment = invocationOf(
       'run-workflow',
       run({ comment: 'true', 'github-token': 'not a token\n' }),

@@ -3,6 +3,7 @@
  * does (issue 32 item 5): CONTRIBUTING's lists of generated README blocks and of `scripts/` tools, and
  * what the README says `.env.example` sets.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readmeBlocks } from '../../scripts/generate/main.js';
@@ -117,5 +118,26 @@ describe('"What `npm ci` and `npm test` print"', () => {
       readme.indexOf('## Contributing'),
     );
     expect(section.replace(/\s+/g, ' ')).toContain(`\`${line}\``);
+  });
+});
+
+describe('comments', () => {
+  it('of src/, scripts/ and the harness name only files that exist', () => {
+    const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    const exists = (name: string): boolean =>
+      files.some((file) => file === name || file.endsWith(`/${name.replace(/^\.\//, '')}`));
+    const stale: string[] = [];
+    for (const file of files.filter((path) =>
+      /^(src|scripts|__tests__\/harness)\/.*\.(ts|mjs)$/.test(path),
+    )) {
+      for (const comment of read(file).match(/\/\/.*|\/\*[\s\S]*?\*\//g) ?? [])
+        for (const [name] of comment.matchAll(/[\w./-]+\.(?:ts|mjs)\b/g))
+          // relay.mjs and e2e/appium.mjs are files a recipe writes, not files of the repository.
+          if (!['relay.mjs', 'e2e/appium.mjs'].includes(name) && !exists(name))
+            stale.push(`${file}: ${name}`);
+    }
+    expect(stale).toEqual([]);
   });
 });

@@ -221,7 +221,7 @@ export const githubToken = {
   runnerDefault: '${{ github.token }}',
   fallbackEnv: 'GITHUB_TOKEN',
   secret: true,
-  // Checked where it is used (pr-comment.ts): an input that is not used never fails a step.
+  // Checked where it is used (github/comment.ts): an input that is not used never fails a step.
   parse: (value: string) => value,
 } satisfies InputSpec<string>;
 

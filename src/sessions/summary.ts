@@ -83,7 +83,7 @@ function shownSessionFields(
   session: SessionReport['session'],
 ): SessionReport['session'] & { preview?: string } {
   const { id, status, url, name, platform, type, maxDurationMinutes } = session;
-  // The times the device-time column is computed from (session-accounting.ts).
+  // The times the device-time column is computed from (accounting.ts).
   const { createdAt, startedAt, finishedAt, updatedAt } = session;
   const preview = previewUrl(session.remoteConfig);
   return {
