@@ -1,8 +1,9 @@
 /**
- * `npm run recipe -- <sub-action> "<recipe title>" [n]`: runs one README recipe, as written, against a
+ * `npm run recipe -- <sub-action> "<recipe title or heading>" [n]`: runs one README recipe, as written, against a
  * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and
- * prints its steps as a runner would. `n` picks among recipes of the same title (1 by default);
- * `npm run recipe` alone lists the recipes. actions/checkout and actions/setup-node are replaced by
+ * prints its steps as a runner would. The title is the workflow's `name:` or the README heading above
+ * it, case aside; `n` picks among recipes of the same title (1 by default). A call that runs no recipe
+ * (`npm run recipe` alone lists them; an unknown name gets the closest ones) exits 1. actions/checkout and actions/setup-node are replaced by
  * no-ops (said in the log); run: steps start in the user project the tests use
  * (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
@@ -11,7 +12,7 @@
  * its comments and its page's address.
  */
 import { createWorld, stopLeftSessions, type World } from '../../__tests__/harness/world.js';
-import { findRecipe, findRecipes } from '../../__tests__/harness/recipes.js';
+import { chooseRecipe } from '../../__tests__/harness/recipes.js';
 import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
 import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
 import {
@@ -25,22 +26,13 @@ import { pullRequestView } from '../../__tests__/harness/pull-request-view.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
-const [where, title, nth = '1'] = process.argv.slice(2);
-const recipes = findRecipes();
-const file = where === 'root' || where === undefined ? 'README.md' : `${where}/README.md`;
-const recipe = findRecipe(file, title, Number(nth));
-if (!recipe) {
-  console.log(title ? `No recipe "${title}" (${nth}) in ${file}. The recipes:` : 'The recipes:');
-  const seen = new Map<string, number>();
-  for (const r of recipes) {
-    const key = `${r.file} › ${r.title}`;
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    const where = r.file.replace(/\/?README\.md$/, '') || 'root';
-    console.log(`  npm run recipe -- ${where} "${r.title}"${n > 1 ? ` ${n}` : ''}`);
-  }
-  process.exit(title ? 1 : 0);
+const chosen = chooseRecipe(process.argv.slice(2));
+if (!('recipe' in chosen)) {
+  for (const line of chosen.lines) console.log(line);
+  // It ran nothing: a script or a reader that expected a recipe to run is told so by the exit code.
+  process.exit(1);
 }
+const { recipe } = chosen;
 
 /**
  * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
