@@ -16,7 +16,7 @@ import { ActionFailure } from '../errors.js';
 import { judge, unsuccessful } from './verdict.js';
 import { orderByNeeds } from './job-graph.js';
 import { readRun, type Reading } from './reading.js';
-import { RunFailure, type FollowedRun, type Outcome } from './step.js';
+import { JOB_OUTPUTS_BOUND, RunFailure, type FollowedRun, type Outcome } from './step.js';
 import type { ServiceContext } from '../github/context.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
 import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
@@ -154,12 +154,6 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
   const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;
   return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
 }
-
-/**
- * The step's outputs of jobs together stay under this many bytes: GitHub keeps 1 MB of outputs per
- * job (every step's together), and a run of thousands of jobs would take all of it, or more.
- */
-export const JOB_OUTPUTS_BOUND = 512 * 1024;
 
 /** The outputs of a run as `reading` shows it, its jobs bounded by JOB_OUTPUTS_BOUND. */
 export function setRunOutputs(io: ActionIO, reading: Reading): void {

@@ -116,9 +116,16 @@ const OUTCOME_MEANINGS: Record<Outcome, string> = {
   'dry-run': 'run-workflow with `dry-run: true`: everything was checked, nothing was dispatched',
 };
 
-/** What each output of jobs says of its bound (follow.ts's JOB_OUTPUTS_BOUND). */
+/**
+ * The step's outputs of jobs together stay under this many bytes (follow.ts's setRunOutputs): GitHub
+ * keeps 1 MB of outputs per job (every step's together), and a run of thousands of jobs would take
+ * all of it, or more.
+ */
+export const JOB_OUTPUTS_BOUND = 512 * 1024;
+
+/** What each output of jobs says of its bound. */
 const BOUND =
-  'Bounded: `jobs`, `job-outputs`, `build-ids`, `submission-ids` and `failed-jobs` together stay under 512 KiB ' +
+  `Bounded: \`jobs\`, \`job-outputs\`, \`build-ids\`, \`submission-ids\` and \`failed-jobs\` together stay under ${JOB_OUTPUTS_BOUND / 1024} KiB ` +
   '(GitHub keeps 1 MB of outputs per job); a run too large for that gets the first jobs in pipeline order ' +
   '(the followed jobs first) and a warning that says how many were left out.';
 
