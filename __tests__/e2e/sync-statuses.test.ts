@@ -127,7 +127,8 @@ describe('run-workflow, wait: false, commit-statuses: true', () => {
 
 describe('sync-statuses', () => {
   it('a run still going stays pending; once it has ended, each context gets its final state (jobs seen since included)', async () => {
-    world.sim.setJobBehaviour('build', { durationMs: 400 });
+    // The build runs until the test ends it: the first sync sees the run going, whatever the load.
+    world.sim.setJobBehaviour('build', { durationMs: 600_000 });
     const left = await dispatchAndLeave();
     const runId = left.outputs['run-id'];
     const early = await sync();
@@ -135,6 +136,7 @@ describe('sync-statuses', () => {
     expect(early.outputs).toMatchObject({ settled: '0', refused: '0' });
     expect(Number(early.outputs.pending)).toBeGreaterThan(0);
     expect(early.summary).toContain('the run is still');
+    world.sim.finishJob(runId, 'build');
     await runEnded(runId);
     const later = await sync();
     expect(later.exitCode).toBe(0);
