@@ -7,7 +7,7 @@
  */
 import { runAction } from '../../__tests__/harness/runner/step.js';
 import { GitHubStandIn } from '../../simulator/index.js';
-import { POST_BUDGET } from '../../src/github/statuses.js';
+import { POST_BUDGET } from '../../src/github/status-budget.js';
 import { row } from './table.js';
 import { check, type World } from './world.js';
 

@@ -28,22 +28,15 @@ import type { ActionIO } from './io.js';
 import { gitHubApi, type Octokit } from './github-api.js';
 import { USER_AGENT } from './service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
-import { backoffDelayMs, parseRetryAfterMs } from '../service/retry.js';
-import { oneLine } from '../text/plain.js';
 import { describe, parseMarker, type StatusPoster } from './status-marker.js';
+import { commitStatuses } from './status-list.js';
+import { chooseBatch, POST_BUDGET, type StatusState } from './status-budget.js';
+import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
 
-export type StatusState = 'pending' | 'success' | 'failure' | 'error';
+export type { StatusState } from './status-budget.js';
 
-/** Posts one step may make: well under GitHub's 500 content-creating requests an hour. */
-export const POST_BUDGET = 250;
-/** First and intermediate posts in any minute at most: under GitHub's about 80 a minute. */
-export const PACE_PER_MINUTE = 60;
-/** Of those, intermediate states (a pending context's next words, a flap) at most. */
-export const PACE_INTERMEDIATE_PER_MINUTE = 30;
-const MINUTE_MS = 60_000;
 /** Statuses read back per batch at most (pages of 100): GitHub keeps up to 1,000 per context. */
 const READ_BACK_PAGES = 10;
-const RETRY = { maxAttempts: Infinity, baseDelayMs: 1_000, maxDelayMs: 15_000 };
 const MAX_TARGET_URL = 2048;
 
 interface Status {
@@ -56,15 +49,6 @@ interface Wanted extends Status {
   primary: boolean;
   /** Set by the read-back (a shared context): no later `set` changes it. */
   locked: boolean;
-}
-
-/** Why posting stopped or waits, in words for the warning. */
-interface Trouble {
-  words: string;
-  /** A refusal: posting again cannot help. */
-  final: boolean;
-  /** Earliest time to try again. */
-  retryAt: number;
 }
 
 export class CommitStatuses {
@@ -201,45 +185,23 @@ export class CommitStatuses {
     }
   }
 
-  /**
-   * What to post now, in order: the run's context and final states, then first posts, then
-   * intermediate states; first and intermediate posts paced, and each context that shows
-   * `pending` keeps one post of the budget in reserve for its final state.
-   */
+  /** What to post now, in order (status-budget.ts decides). */
   private batch(): string[] {
     const now = Date.now();
     while (this.postTimes.length > 0 && this.postTimes[0] <= now - MINUTE_MS) this.postTimes.shift();
-    let remaining = POST_BUDGET - this.spent;
-    let reserved = [...this.posted.values()].filter((status) => status.state === 'pending').length;
-    let paced = this.postTimes.length;
-    let intermediate = 0;
-    const changes = this.unposted().map((context) => {
-      const want = this.wanted.get(context)!;
-      const last = this.posted.get(context);
-      const final = want.state !== 'pending' && (last === undefined || last.state === 'pending');
-      // 0: a final state (or anything once the step ends), 1: a first post, 2: an intermediate one.
-      const kind = this.ending || final ? 0 : last === undefined ? 1 : 2;
-      return { context, kind, order: (want.primary ? 0 : 3) + kind, last, want };
-    });
-    // The run's context first, then the jobs' final states, first posts, intermediate states.
-    changes.sort((a, b) => a.order - b.order);
-    const chosen: string[] = [];
-    for (const { context, kind, last, want } of changes) {
-      const settles = last?.state === 'pending' && want.state !== 'pending' ? 1 : 0;
-      const opens = (last === undefined || last.state !== 'pending') && want.state === 'pending' ? 1 : 0;
-      // A post that leaves a context pending must leave a post for its end.
-      if (remaining - 1 < reserved - settles + opens) {
-        this.budgetSkipped = true;
-        continue;
-      }
-      if (kind === 1 && paced >= PACE_PER_MINUTE) continue;
-      if (kind === 2 && (paced >= PACE_PER_MINUTE || intermediate >= PACE_INTERMEDIATE_PER_MINUTE)) continue;
-      chosen.push(context);
-      remaining--;
-      reserved += opens - settles;
-      if (kind > 0) paced++;
-      if (kind === 2) intermediate++;
-    }
+    const { chosen, budgetSkipped } = chooseBatch(
+      this.unposted().map((context) => {
+        const want = this.wanted.get(context)!;
+        return { context, primary: want.primary, state: want.state, last: this.posted.get(context)?.state };
+      }),
+      {
+        spent: this.spent,
+        pendingPosted: [...this.posted.values()].filter((status) => status.state === 'pending').length,
+        lastMinute: this.postTimes.length,
+        ending: this.ending,
+      },
+    );
+    if (budgetSkipped) this.budgetSkipped = true;
     return chosen;
   }
 
@@ -251,37 +213,27 @@ export class CommitStatuses {
   private async readBack(): Promise<void> {
     const { githubRunId, githubAttempt } = this.poster;
     if (!githubRunId) return;
-    const { octokit, owner, repo } = await this.api();
-    let pages = 0;
+    const github = await this.api();
     const shared: string[] = [];
-    for await (const page of octokit.paginate.iterator(octokit.rest.repos.listCommitStatusesForRef, {
-      owner,
-      repo,
-      ref: this.sha!,
-      per_page: 100,
-      request: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
-    })) {
-      for (const status of page.data) {
-        const want = this.wanted.get(status.context);
-        const other = parseMarker(status.description);
-        if (!want || !other || other.serviceRunId === this.poster.serviceRunId) continue;
-        if (other.githubRunId === githubRunId && other.githubAttempt === githubAttempt) {
-          if (!want.locked) shared.push(status.context);
-          this.lock(status.context, other.serviceRunId);
-        } else if (
-          other.githubRunId &&
-          other.githubRunId !== githubRunId &&
-          !this.warnedRuns.has(other.githubRunId)
-        ) {
-          this.warnedRuns.add(other.githubRunId);
-          this.io.warning(
-            `Commit status \`${status.context}\` on commit ${this.sha} was also posted by GitHub run ${other.githubRunId} ` +
-              `(service run ${other.serviceRunId}); this step's (GitHub run ${githubRunId}, service run ${this.poster.serviceRunId}) replaces it, ` +
-              'so the context shows whichever of the two runs posts last. Give each workflow its own `status-context` if both should show.',
-          );
-        }
+    for await (const status of commitStatuses(github, this.sha!, READ_BACK_PAGES)) {
+      const want = this.wanted.get(status.context);
+      const other = parseMarker(status.description);
+      if (!want || !other || other.serviceRunId === this.poster.serviceRunId) continue;
+      if (other.githubRunId === githubRunId && other.githubAttempt === githubAttempt) {
+        if (!want.locked) shared.push(status.context);
+        this.lock(status.context, other.serviceRunId);
+      } else if (
+        other.githubRunId &&
+        other.githubRunId !== githubRunId &&
+        !this.warnedRuns.has(other.githubRunId)
+      ) {
+        this.warnedRuns.add(other.githubRunId);
+        this.io.warning(
+          `Commit status \`${status.context}\` on commit ${this.sha} was also posted by GitHub run ${other.githubRunId} ` +
+            `(service run ${other.serviceRunId}); this step's (GitHub run ${githubRunId}, service run ${this.poster.serviceRunId}) replaces it, ` +
+            'so the context shows whichever of the two runs posts last. Give each workflow its own `status-context` if both should show.',
+        );
       }
-      if (++pages >= READ_BACK_PAGES) break;
     }
     if (shared.length > 0 && !this.saidShared) {
       this.saidShared = true;
@@ -367,77 +319,4 @@ export class CommitStatuses {
 
 function same(a: Status | undefined, b: Status): boolean {
   return a !== undefined && a.state === b.state && a.description === b.description;
-}
-
-type Answer = {
-  status?: unknown;
-  response?: { headers?: Record<string, unknown> };
-  cause?: unknown;
-  message?: unknown;
-};
-
-/**
- * Why a request failed, and when to try again. An error without an answer is GitHub not reached
- * (Octokit calls it 500: it is not); a 429, or a 403 with `retry-after` or a rate-limit message, is
- * a rate limit to wait out, never a missing permission. GitHub's own message is not repeated (it
- * may echo input).
- */
-function troubleOf(error: unknown, now: number, attempt: number, apiUrl: string | undefined): Trouble {
-  const answer = (error ?? {}) as Answer;
-  const backoff = now + backoffDelayMs(attempt, RETRY);
-  if (error instanceof Error && error.message === 'GITHUB_REPOSITORY does not name a repository')
-    return { words: 'GITHUB_REPOSITORY does not name a repository.', final: true, retryAt: now };
-  if (!answer.response) {
-    const cause = (answer.cause ?? error) as { code?: unknown; message?: unknown } | undefined;
-    const code = typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? 'no answer');
-    const host = apiUrl ? ` at ${hostOf(apiUrl)}` : '';
-    return {
-      words: `GitHub's API${host} could not be reached (${oneLine(code, 80)})`,
-      final: false,
-      retryAt: backoff,
-    };
-  }
-  const status = typeof answer.status === 'number' ? answer.status : 0;
-  const headers = answer.response.headers ?? {};
-  const header = (name: string): string | undefined =>
-    typeof headers[name] === 'string' ? (headers[name] as string) : undefined;
-  const retryAfter = parseRetryAfterMs(header('retry-after'), now);
-  const message = typeof answer.message === 'string' ? answer.message : '';
-  if (
-    status === 429 ||
-    (status === 403 &&
-      (retryAfter !== undefined || header('x-ratelimit-remaining') === '0' || /rate limit/i.test(message)))
-  ) {
-    const reset = Number(header('x-ratelimit-reset'));
-    const wait = retryAfter ?? (Number.isFinite(reset) && reset > 0 ? reset * 1000 - now : MINUTE_MS);
-    return {
-      words: `GitHub's rate limit (${status}) was reached`,
-      final: false,
-      retryAt: now + Math.max(1_000, wait),
-    };
-  }
-  if (status === 403 || status === 404)
-    return {
-      words: `GitHub answered ${status}: the github-token needs the \`statuses: write\` permission (\`permissions: statuses: write\` in the workflow or job). The gate's own result decides the step.`,
-      final: true,
-      retryAt: now,
-    };
-  if (status === 401)
-    return { words: 'GitHub answered 401: the github-token was refused.', final: true, retryAt: now };
-  if (status === 422)
-    return {
-      words:
-        'GitHub refused a status (422): the commit is not in this repository, or it has too many statuses.',
-      final: true,
-      retryAt: now,
-    };
-  return { words: `GitHub answered ${status}`, final: status > 0 && status < 500, retryAt: backoff };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'GITHUB_API_URL';
-  }
 }

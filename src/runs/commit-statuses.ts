@@ -11,8 +11,6 @@
  * job pass by being skipped. When the step ends, the run's context carries the step's verdict and
  * every job context still pending becomes `error` saying why, so none stays pending for ever.
  */
-import { createHash } from 'node:crypto';
-import { isJobTerminal, type WorkflowJob } from '../service/contract.js';
 import { CommitStatuses, type StatusState } from '../github/statuses.js';
 import { posterOf } from '../github/status-marker.js';
 import type { ActionIO } from '../github/io.js';
@@ -20,19 +18,7 @@ import { markdownCode } from '../text/markdown.js';
 import { status as withIcon } from '../text/status.js';
 import type { Reading } from './reading.js';
 import type { Outcome } from './step.js';
-
-/** Contexts at most this long (GitHub's own limit is larger): a ruleset names them by hand. */
-const MAX_CONTEXT = 100;
-
-/**
- * Job statuses at most, per run: a ruleset requires a few jobs by name. 60 (it was 100) so that the
- * first read of a large run, one `pending` per job, stays under GitHub's 80 posts a minute; the
- * run's own status covers every job.
- */
-export const MAX_JOB_STATUSES = 60;
-
-/** Hexadecimal digits of the hash a job context carries when its key cannot be used as it is. */
-const HASH_DIGITS = 12;
+import { jobContexts, jobState, MAX_JOB_STATUSES, STATES, UNKNOWN } from './status-words.js';
 
 /** The context prefix: `status-context`, else `svc/<workflow file without .yml/.yaml>`. */
 export function statusPrefix(workflow: string | undefined, statusContext: string | undefined): string {
@@ -100,7 +86,7 @@ export class RunStatuses {
       if (this.statuses.commit) {
         const [state, words] = verdictState(outcome, reading, settings);
         this.statuses.set(this.prefix, state, words, true);
-        const stopped = `Not followed to its end: ${STOPPED[outcome] ?? settings.why ?? `the step ended (${outcome})`}`;
+        const stopped = notFollowed(outcome, settings.why);
         for (const context of this.statuses.pending()) this.statuses.set(context, 'error', stopped);
       }
     }
@@ -144,19 +130,11 @@ export class RunStatuses {
     if (reading.run.url) this.statuses.linkTo(reading.run.url);
     this.statuses.set(this.prefix, ...(STATES[reading.run.status] ?? UNKNOWN), true);
     const byKey = new Map(reading.run.jobs.map((job) => [job.key, job]));
-    const seen = new Map<string, string>();
-    for (const job of reading.followed) {
-      const context = jobContext(this.prefix, job.key);
-      const other = seen.get(context);
-      if (other !== undefined && !this.ambiguous.has(context))
-        this.ambiguous.set(
-          context,
-          other === job.key ? `the run lists job ${job.key} twice` : `jobs ${other} and ${job.key} share it`,
-        );
-      seen.set(context, job.key);
+    for (const [context, { job, ambiguous }] of jobContexts(this.prefix, reading.followed)) {
+      if (ambiguous && !this.ambiguous.has(context)) this.ambiguous.set(context, ambiguous);
       if (!this.hasStatus(context, job.key, reading.followed.length)) continue;
-      const ambiguous = this.ambiguous.get(context);
-      if (ambiguous) this.statuses.set(context, 'error', `Ambiguous: ${ambiguous}`);
+      const said = this.ambiguous.get(context);
+      if (said) this.statuses.set(context, 'error', `Ambiguous: ${said}`);
       else {
         const [state, words] = jobState(job, byKey);
         if (left && (state === 'pending' || state === 'success'))
@@ -208,26 +186,17 @@ export class RunStatuses {
   }
 }
 
-/**
- * `<prefix>/<key>`: a key of letters, digits, `_`, `.` and `-` as it is; any other key (the
- * workflow file's author chose it) with those characters only, then `~` and a hash of the key.
- * A plain key has no `~`, so only two hashed keys can meet: RunStatuses finds them (and a key
- * listed twice) and sets that context to `error`, never letting the last job listed decide.
- */
-export function jobContext(prefix: string, key: string): string {
-  const plain = key.replace(/[^\w.-]/g, '-');
-  const room = MAX_CONTEXT - prefix.length - 1;
-  if (plain === key && key.length <= room) return `${prefix}/${key}`;
-  const hash = createHash('sha256').update(key).digest('hex').slice(0, HASH_DIGITS);
-  return `${prefix}/${plain.slice(0, Math.max(1, room - HASH_DIGITS - 1))}~${hash}`;
-}
-
 /** How the gate stopped following, for the job contexts it leaves pending. */
 const STOPPED: Partial<Record<Outcome, string>> = {
   'timed-out': 'timeout-minutes reached',
   interrupted: 'the step was cancelled',
   'action-required': 'the run waits for approval (on-action-required: fail)',
 };
+
+/** Why the gate stopped following, in a status's words. */
+function notFollowed(outcome: Outcome, why: string | undefined): string {
+  return `Not followed to its end: ${STOPPED[outcome] ?? why ?? `the step ended (${outcome})`}`;
+}
 
 /** The run's context at the end: the step's verdict, in words that are true of it. */
 function verdictState(
@@ -247,7 +216,7 @@ function verdictState(
             : 'Succeeded',
       ];
     case 'failure':
-      if (settings.why) return ['error', `Not followed to its end: ${settings.why}`];
+      if (settings.why) return ['error', notFollowed(outcome, settings.why)];
       if (reading.unmatched.length > 0) return ['failure', '`jobs` names jobs the run does not have'];
       if (settings.listedJobsOnly)
         return ['failure', `Listed jobs did not all succeed${goesOn ? '; the run goes on' : ''}`];
@@ -257,34 +226,6 @@ function verdictState(
     case 'canceled':
       return ['error', 'Canceled'];
     default:
-      return [
-        'error',
-        `Not followed to its end: ${STOPPED[outcome] ?? settings.why ?? `the step ended (${outcome})`}`,
-      ];
+      return ['error', notFollowed(outcome, settings.why)];
   }
-}
-
-/** Each status of a run or a job the spec lists, as a commit status and its words. */
-export const STATES: Record<string, [StatusState, string]> = {
-  new: ['pending', 'Queued'],
-  'in-progress': ['pending', 'Running'],
-  'action-required': ['pending', 'Waiting for approval'],
-  'pending-cancel': ['pending', 'Being canceled'],
-  success: ['success', 'Succeeded'],
-  failure: ['failure', 'Failed'],
-  canceled: ['error', 'Canceled'],
-};
-export const UNKNOWN: [StatusState, string] = [
-  'pending',
-  'In a status this action does not know; still followed',
-];
-
-export function jobState(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob>): [StatusState, string] {
-  if (job.status !== 'skipped') return STATES[job.status] ?? UNKNOWN;
-  // The spec's skipped: a job it needs did not succeed. Named (by key, a workflow file's word) only
-  // once that job has ended without success; a job still running is no reason yet.
-  const needed = (job.requiredJobKeys ?? [])
-    .map((key) => byKey.get(key))
-    .find((other) => other !== undefined && isJobTerminal(other) && other.status !== 'success');
-  return ['failure', needed ? `Skipped: needed job ${needed.key} did not succeed` : 'Skipped'];
 }

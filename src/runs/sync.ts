@@ -13,6 +13,7 @@
  */
 import type { ActionIO } from '../github/io.js';
 import type { Octokit } from '../github/github-api.js';
+import { commitStatuses, type ListedStatus } from '../github/status-list.js';
 import { describe, parseMarker, type StatusPoster } from '../github/status-marker.js';
 import type { StatusState } from '../github/statuses.js';
 import { isRunTerminal, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
@@ -20,7 +21,7 @@ import type { ServiceClient } from '../service/client.js';
 import { ServiceError } from '../service/errors.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { oneLine, withoutFinalDots } from '../text/plain.js';
-import { jobContext, jobState, MAX_JOB_STATUSES, STATES } from './commit-statuses.js';
+import { jobContexts, jobState, MAX_JOB_STATUSES, STATES } from './status-words.js';
 
 /**
  * GitHub requests one sync makes at most (the viewer, the open pull requests, each commit's
@@ -46,15 +47,6 @@ export interface SyncReport {
   refused: SyncEntry[];
   /** Why some of the work was left for the next call (max-runs, the request bound). */
   left: string[];
-}
-
-interface GitHubStatus {
-  id: number;
-  context: string;
-  state: string;
-  description?: string | null;
-  target_url?: string | null;
-  creator?: { login?: string } | null;
 }
 
 interface Repo {
@@ -97,21 +89,11 @@ export async function syncStatuses(
     io.info(`Open pull requests: ${pulls.data.length}; head commits to look at: ${commits.length}.`);
   }
 
-  /** The latest status of each context on `commit`, newest first, in at most STATUS_PAGES pages. */
-  const latestOf = async (commit: string): Promise<Map<string, GitHubStatus> | undefined> => {
-    const latest = new Map<string, GitHubStatus>();
-    let pages = 0;
-    for await (const page of octokit.paginate.iterator(octokit.rest.repos.listCommitStatusesForRef, {
-      owner,
-      repo,
-      ref: commit,
-      per_page: 100,
-      request: request(),
-    })) {
-      for (const status of page.data as GitHubStatus[])
-        if (!latest.has(status.context)) latest.set(status.context, status);
-      if (++pages >= STATUS_PAGES || !spend()) break;
-    }
+  /** The latest status of each context on `commit` (the list is newest first), within STATUS_PAGES pages. */
+  const latestOf = async (commit: string): Promise<Map<string, ListedStatus>> => {
+    const latest = new Map<string, ListedStatus>();
+    for await (const status of commitStatuses(github, commit, STATUS_PAGES, spend))
+      if (!latest.has(status.context)) latest.set(status.context, status);
     return latest;
   };
 
@@ -143,10 +125,9 @@ export async function syncStatuses(
       continue;
     }
     const latest = await latestOf(commit);
-    if (!latest) continue;
     // This action's statuses on the commit, by the service run they name (any state: the run's
     // context tells the job contexts' prefix).
-    const groups = new Map<string, { poster: StatusPoster; statuses: GitHubStatus[] }>();
+    const groups = new Map<string, { poster: StatusPoster; statuses: ListedStatus[] }>();
     for (const status of latest.values()) {
       const poster = parseMarker(status.description);
       if (!poster) continue;
@@ -166,12 +147,12 @@ export async function syncStatuses(
 
     const wanted = new Map<
       string,
-      { state: StatusState; words: string; poster: StatusPoster; was?: GitHubStatus; url?: string }
+      { state: StatusState; words: string; poster: StatusPoster; was?: ListedStatus; url?: string }
     >();
     for (const [runId, group] of groups) {
       const pending = group.statuses.filter((status) => status.state === 'pending');
       if (pending.length === 0) continue;
-      const entry = (status: GitHubStatus, why: string): SyncEntry => ({
+      const entry = (status: ListedStatus, why: string): SyncEntry => ({
         commit,
         context: status.context,
         why,
@@ -183,7 +164,7 @@ export async function syncStatuses(
           report.left.push(`max-runs (${settings.maxRuns}) reached: runs not read this time`);
         continue;
       }
-      const refuse = (status: GitHubStatus, why: string) => {
+      const refuse = (status: ListedStatus, why: string) => {
         report.refused.push(entry(status, why));
         wanted.set(status.context, {
           state: 'error',
@@ -263,7 +244,7 @@ export async function syncStatuses(
     }
     const now = await latestOf(commit);
     for (const [context, want] of wanted) {
-      const current = now?.get(context);
+      const current = now.get(context);
       if ((current?.id ?? undefined) !== (want.was?.id ?? undefined)) {
         if (want.state !== 'error' || want.was)
           report.pending.push({ commit, context, why: 'it changed while this sync ran' });
@@ -295,7 +276,7 @@ export async function syncStatuses(
 }
 
 /** The run's own context among its statuses: the one every other is `<it>/…` of. */
-function runContext(statuses: readonly GitHubStatus[]): string | undefined {
+function runContext(statuses: readonly ListedStatus[]): string | undefined {
   const contexts = statuses.map((status) => status.context);
   return contexts.find((candidate) =>
     contexts.every((other) => other === candidate || other.startsWith(`${candidate}/`)),
@@ -307,19 +288,8 @@ function endedStates(prefix: string, run: WorkflowRun): Map<string, [StatusState
   const states = new Map<string, [StatusState, string]>();
   states.set(prefix, STATES[run.status] ?? ['error', `Ended ${oneLine(run.status, 40)}`]);
   const byKey = new Map<string, WorkflowJob>(run.jobs.map((job) => [job.key, job]));
-  const seen = new Map<string, string>();
-  for (const job of run.jobs) {
-    const context = jobContext(prefix, job.key);
-    if (seen.has(context)) {
-      states.set(context, [
-        'error',
-        `Ambiguous: ${seen.get(context) === job.key ? `the run lists job ${job.key} twice` : `jobs ${seen.get(context)} and ${job.key} share it`}`,
-      ]);
-      continue;
-    }
-    if (seen.size >= MAX_JOB_STATUSES) break;
-    seen.set(context, job.key);
-    const [state, words] = jobState(job, byKey);
+  for (const [context, { job, ambiguous }] of [...jobContexts(prefix, run.jobs)].slice(0, MAX_JOB_STATUSES)) {
+    const [state, words] = ambiguous ? (['error', `Ambiguous: ${ambiguous}`] as const) : jobState(job, byKey);
     // A job the run ended without: never left pending by a sync.
     states.set(
       context,
