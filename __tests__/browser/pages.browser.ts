@@ -7,8 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launch, openPage } from './browser.js';
-import { createWorld, type World } from '../harness/world.js';
-import { GATE, workflow } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { GATE, workflow } from '../../testkit/docs/workflows.js';
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
 

@@ -19,8 +19,8 @@ import {
 import { apiSettings, type ApiSettings } from '../../src/inputs/table.js';
 import type { CreateSessionRequest } from '../../src/service/contract.js';
 import type { ServiceClient } from '../../src/service/client.js';
-import { createTestIO } from '../harness/io.js';
-import { API, APP_ID, inputSource, problemsOf, SESSION_ID, TOKEN } from '../harness/sources.js';
+import { createTestIO } from '../../testkit/world/io.js';
+import { API, APP_ID, inputSource, problemsOf, SESSION_ID, TOKEN } from '../../testkit/world/sources.js';
 
 const invocationOf = (
   command: CommandName,

@@ -8,9 +8,9 @@ import { COMMANDS } from '../../src/commands/index.js';
 import type { Invocation } from '../../src/commands/command.js';
 import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld } from '../harness/world.js';
-import { createTestIO, type RecordingIO } from '../harness/io.js';
-import { inputSource } from '../harness/sources.js';
+import { createWorld } from '../../testkit/world/world.js';
+import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
+import { inputSource } from '../../testkit/world/sources.js';
 
 let sim: Simulator;
 let appId: string;

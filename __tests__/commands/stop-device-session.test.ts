@@ -10,9 +10,9 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { stopAndFail, StopNotConfirmed, stopSession } from '../../src/sessions/stop.js';
 import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld } from '../harness/world.js';
-import { createTestIO, type RecordingIO } from '../harness/io.js';
-import { inputSource } from '../harness/sources.js';
+import { createWorld } from '../../testkit/world/world.js';
+import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
+import { inputSource } from '../../testkit/world/sources.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

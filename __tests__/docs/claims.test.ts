@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const contributing = read('CONTRIBUTING.md');
@@ -115,7 +115,7 @@ describe("the README's Troubleshooting table", () => {
 
 describe('"What `npm ci` and `npm test` print"', () => {
   it('shows the line npm test prints before it builds dist/', () => {
-    const setUp = read('__tests__/harness/fresh-bundles.mjs');
+    const setUp = read('testkit/runner/fresh-bundles.mjs');
     const line = /process\.stdout\.write\('\\n(Building dist\/[^\\]*)\\n'\)/.exec(setUp)?.[1];
     expect(line).toBeDefined();
     const readme = read('README.md');
@@ -143,16 +143,14 @@ describe('"What `npm ci` and `npm test` print"', () => {
 });
 
 describe('comments', () => {
-  it('of src/, scripts/ and the harness name only files that exist', () => {
+  it('of src/, scripts/ and the test kit name only files that exist', () => {
     const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
     const exists = (name: string): boolean =>
       files.some((file) => file === name || file.endsWith(`/${name.replace(/^\.\//, '')}`));
     const stale: string[] = [];
-    for (const file of files.filter((path) =>
-      /^(src|scripts|__tests__\/harness)\/.*\.(ts|mjs)$/.test(path),
-    )) {
+    for (const file of files.filter((path) => /^(src|scripts|testkit)\/.*\.(ts|mjs)$/.test(path))) {
       for (const comment of read(file).match(/\/\/.*|\/\*[\s\S]*?\*\//g) ?? [])
         for (const [name] of comment.matchAll(/[\w./-]+\.(?:ts|mjs)\b/g))
           // relay.mjs and e2e/appium.mjs are files a recipe writes, not files of the repository.

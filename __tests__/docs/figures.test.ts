@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];

@@ -2,12 +2,12 @@
  * The floor plan of the code, checked (CONTRIBUTING.md draws it): src/'s folders import downwards
  * only, in the order of LAYERS; runs/, sessions/ and webhook/ are rooms side by side that do not
  * import each other; nothing outside commands/ imports commands/ but the entrypoints; no circle of
- * imports in src/, simulator/, scripts/ or the test harness; and the tests import nothing from
- * scripts/ (what tests, the demo and the campaign share lives in __tests__/harness/).
+ * imports in src/, simulator/, scripts/ or the test kit; and neither the tests nor the test kit import
+ * anything from scripts/ (what tests, the demo, the bench and the campaign share lives in testkit/).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 /** src/'s folders from the lowest up; a folder may import its own and any lower one. */
 const LAYERS: ReadonlyArray<readonly string[]> = [
@@ -133,12 +133,12 @@ describe('the floor plan', () => {
     expect(upwards).toEqual([]);
   });
 
-  test.each(['src', 'simulator', 'scripts', '__tests__/harness'])('no circle of imports in %s/', (dir) => {
+  test.each(['src', 'simulator', 'scripts', 'testkit'])('no circle of imports in %s/', (dir) => {
     expect(circles(graphOf(dir))).toEqual([]);
   });
 
-  test('the tests and their harness import nothing from scripts/', () => {
-    const fromScripts = [...graphOf('__tests__')].flatMap(([file, imports]) =>
+  test('the tests and the test kit import nothing from scripts/', () => {
+    const fromScripts = [...graphOf('__tests__'), ...graphOf('testkit')].flatMap(([file, imports]) =>
       imports.filter((path) => path.startsWith('scripts/')).map((path) => `${file} → ${path}`),
     );
     expect(fromScripts).toEqual([]);

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT as root } from '../harness/runner/step.js';
+import { ROOT as root } from '../../testkit/runner/step.js';
 import { USER_AGENT } from '../../src/github/service-client.js';
 
 /** `owner/name` as users write it in `uses:`, from package.json's `repository` (as the generator reads it). */

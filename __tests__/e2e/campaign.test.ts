@@ -8,11 +8,11 @@
  * to the main step, a slow, a refused and a hung stop under a signal to the post step, a cancelled
  * and a killed create, the root action and the sub-actions.
  */
-import { campaignPassed, runCampaign } from '../harness/reliability/campaign.js';
-import { faultEffect } from '../harness/reliability/faults.js';
-import { planLifecycle } from '../harness/reliability/plan.js';
-import { describeFailures } from '../harness/reliability/report.js';
-import { SESSION_KINDS } from '../harness/reliability/scenarios.js';
+import { campaignPassed, runCampaign } from '../../testkit/campaign/campaign.js';
+import { faultEffect } from '../../testkit/campaign/faults.js';
+import { planLifecycle } from '../../testkit/campaign/plan.js';
+import { describeFailures } from '../../testkit/campaign/report.js';
+import { SESSION_KINDS } from '../../testkit/campaign/scenarios.js';
 import { SESSION_TYPES } from '../../src/service/contract.js';
 
 describe('fault campaign', () => {

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { runStep, type ActionRun } from '../harness/runner/step.js';
-import { apiRequests, createWorld, followRunStep, until, type World } from '../harness/world.js';
-import { workflow } from '../harness/workflows.js';
+import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
+import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 
 const PIPELINE = workflow('Pipeline', {

@@ -11,8 +11,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderLog, runStep, runStepPost } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { renderLog, runStep, runStepPost } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 
 let world: World;
 beforeAll(async () => {

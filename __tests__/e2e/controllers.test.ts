@@ -14,8 +14,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remote } from 'webdriverio';
-import { ROOT, RUNTIMES, runStep, runStepPost, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
+import { ROOT, RUNTIMES, runStep, runStepPost, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 
 const AGENT_DEVICE_CLI = join(ROOT, 'node_modules', 'agent-device', 'bin', 'agent-device.mjs');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -5,10 +5,10 @@
  * is dist/post) and the root action (`command: start-device-session`) are both exercised. Every test
  * ends by checking that no session is left active.
  */
-import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, mutateSessionReads, until, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
-import { lastSavedSession, savedSessions } from '../harness/session-state.js';
+import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, mutateSessionReads, until, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
+import { lastSavedSession, savedSessions } from '../../testkit/world/session-state.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 const ACTIONS = ['start-device-session', 'root'] as const;

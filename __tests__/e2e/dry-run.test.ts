@@ -10,10 +10,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderLog, runStep, type StepOptions } from '../harness/runner/step.js';
-import { structure } from '../harness/markdown-structure.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
+import { renderLog, runStep, type StepOptions } from '../../testkit/runner/step.js';
+import { structure } from '../../testkit/docs/markdown-structure.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 
 const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const V4_RUN_READ =

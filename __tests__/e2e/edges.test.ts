@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { runAction, type ActionRun, type RunOptions } from '../harness/runner/step.js';
+import { runAction, type ActionRun, type RunOptions } from '../../testkit/runner/step.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 import { errorLines } from './security/audit.js';
-import { savedSessions } from '../harness/session-state.js';
+import { savedSessions } from '../../testkit/world/session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

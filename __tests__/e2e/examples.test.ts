@@ -15,10 +15,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { renderLog, runAction, ROOT, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, until, type World } from '../harness/world.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
-import { startReceiver } from '../harness/webhook-receiver.js';
+import { renderLog, runAction, ROOT, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, until, type World } from '../../testkit/world/world.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../testkit/docs/workflows.js';
+import { startReceiver } from '../../testkit/world/webhook-receiver.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 
 const DIR = join(ROOT, 'docs', 'examples');

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readActionYaml, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, until, type World, followRunStep } from '../harness/world.js';
+import { readActionYaml, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, until, type World, followRunStep } from '../../testkit/world/world.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const PIPELINE = `name: Store

@@ -4,9 +4,9 @@
  * starting, the post step that stops the session included. Through the start-device-session bundle,
  * then its post step with the environment the runner would give it (the job's exported variables).
  */
-import { renderLog, runAction, runPost } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { renderLog, runAction, runPost } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 const RUNTIME = 'node24';
 

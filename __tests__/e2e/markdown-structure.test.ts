@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction, runPost } from '../harness/runner/step.js';
-import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
-import { GATE, RELEASE } from '../harness/workflows.js';
+import { runAction, runPost } from '../../testkit/runner/step.js';
+import { createWorld, until, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { GATE, RELEASE } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn } from '../../simulator/index.js';
-import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
-import { structure } from '../harness/markdown-structure.js';
+import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiver.js';
+import { structure } from '../../testkit/docs/markdown-structure.js';
 
 const SECRET = 'webhook-signing-secret-0123456789';
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';

@@ -5,8 +5,8 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
+import { renderLog, runAction } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 
 let world: World;
 beforeAll(async () => {

@@ -10,10 +10,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
-import { structure } from '../harness/markdown-structure.js';
+import { runStep, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
+import { structure } from '../../testkit/docs/markdown-structure.js';
 
 const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const UNKNOWN = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';

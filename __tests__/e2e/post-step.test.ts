@@ -6,9 +6,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, until, stopLeftSessions, type World } from '../harness/world.js';
-import { lastSavedSession, savedSessions } from '../harness/session-state.js';
+import { renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, until, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { lastSavedSession, savedSessions } from '../../testkit/world/session-state.js';
 
 let world: World;
 beforeAll(async () => {

@@ -8,8 +8,8 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
+import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 import { AUTHOR, BOT, GitHubStandIn } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
 

@@ -8,9 +8,9 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { renderLog, runAction, runPost } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { renderLog, runAction, runPost } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { errorLines } from './security/audit.js';
 
 const HOST = 'svc.test';

@@ -5,9 +5,9 @@
  * the `failed-jobs` output lists the jobs that did not succeed, and run-workflow says when its first
  * read comes right after the dispatch.
  */
-import { runStep, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, followRunStep, until, type World } from '../harness/world.js';
-import { workflow } from '../harness/workflows.js';
+import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
+import { workflow } from '../../testkit/docs/workflows.js';
 
 const PIPELINE = workflow('Pipeline', {
   build: { type: 'build' },

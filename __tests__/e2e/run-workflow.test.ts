@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, until, type World } from '../harness/world.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
+import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const GATE = workflow(

@@ -4,9 +4,9 @@
  * hands it over as environment variables, and Linux refuses one over 128 KiB), credentials masked
  * whenever a session carries them, and a post step that says only what it knows.
  */
-import { renderLog, runAction, runPost, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, mutateSessionReads, stopLeftSessions, type World } from '../harness/world.js';
-import { savedSessions } from '../harness/session-state.js';
+import { renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, mutateSessionReads, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { savedSessions } from '../../testkit/world/session-state.js';
 
 let world: World;
 beforeAll(async () => {

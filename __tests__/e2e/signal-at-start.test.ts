@@ -9,10 +9,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost } from '../harness/runner/step.js';
-import { createWorld, until, type World } from '../harness/world.js';
+import { ROOT, renderLog, runAction, runPost } from '../../testkit/runner/step.js';
+import { createWorld, until, type World } from '../../testkit/world/world.js';
 
-const NODE_OPTIONS = `--import=${join(ROOT, '__tests__', 'harness', 'hold-bundle.mjs')}`;
+const NODE_OPTIONS = `--import=${join(ROOT, 'testkit', 'runner', 'hold-bundle.mjs')}`;
 
 let world: World;
 let dir: string;

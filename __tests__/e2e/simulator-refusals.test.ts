@@ -3,9 +3,9 @@
  * base URL whose host name the simulator does not answer to fails the step with the simulator's words
  * and how to allow the name, not with the action's reading of a 403 (a token lacking a permission).
  */
-import { renderLog, runStep } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { renderLog, runStep } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let world: World;
 beforeAll(async () => {

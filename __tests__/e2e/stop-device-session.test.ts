@@ -5,8 +5,8 @@
  * that it could not be stopped and may still be running.
  */
 import { formatElapsed } from '../../src/text/plain.js';
-import { runStep } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
+import { runStep } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 import { call } from '../simulator/helpers.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

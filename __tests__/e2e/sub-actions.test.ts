@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { COMMANDS as REGISTRY, COMMAND_NAMES as COMMANDS } from '../../src/commands/index.js';
 import type { Command as CommandSpec } from '../../src/commands/command.js';
-import { readActionYaml, ROOT } from '../harness/runner/step.js';
+import { readActionYaml, ROOT } from '../../testkit/runner/step.js';
 
 interface ActionYaml {
   inputs?: Record<string, { description?: string; required?: boolean; default?: string }>;

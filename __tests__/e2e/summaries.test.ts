@@ -3,9 +3,9 @@
  * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
  * in one quoted block, and what is known after a dispatch with `wait: false`.
  */
-import { runAction } from '../harness/runner/step.js';
-import { createWorld, type World } from '../harness/world.js';
-import { GATE } from '../harness/workflows.js';
+import { runAction } from '../../testkit/runner/step.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { GATE } from '../../testkit/docs/workflows.js';
 
 let world: World;
 beforeAll(async () => {

@@ -9,9 +9,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun } from '../harness/runner/step.js';
-import { apiRequests, createWorld, until, type World } from '../harness/world.js';
-import { workflow } from '../harness/workflows.js';
+import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
 
 const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });

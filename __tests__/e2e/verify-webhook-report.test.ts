@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runStep, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, until, type World } from '../harness/world.js';
+import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, until, type World } from '../../testkit/world/world.js';
 import { call } from '../simulator/helpers.js';
-import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
+import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiver.js';
 
 const SECRET = 'whsec-report-0123456789-abcdef';
 const PIPELINE = `name: Release

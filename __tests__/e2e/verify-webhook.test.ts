@@ -14,16 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { renderLog, runStep, type ActionRun } from '../harness/runner/step.js';
-import { createWorld, until, type World } from '../harness/world.js';
-import { RELEASE } from '../harness/workflows.js';
+import { renderLog, runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { createWorld, until, type World } from '../../testkit/world/world.js';
+import { RELEASE } from '../../testkit/docs/workflows.js';
 import { call } from '../simulator/helpers.js';
 import {
   failTwiceThenAcknowledge,
   startReceiver,
   type Receiver,
   type Received,
-} from '../harness/webhook-receiver.js';
+} from '../../testkit/world/webhook-receiver.js';
 
 const SECRET = 'whsec-e2e-0123456789-abcdef';
 

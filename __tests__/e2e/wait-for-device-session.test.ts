@@ -12,9 +12,9 @@ import {
   runStepPost,
   type ActionRun,
   type StepOptions,
-} from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+} from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 const SESSIONS = '/v2/device-run-sessions';
 

@@ -3,9 +3,9 @@
  * simulator by "someone else", or by an earlier run-workflow step with `wait: false` in another job)
  * to the same outputs, summary and exit rules as run-workflow, on Node 24.
  */
-import { runStep, type ActionRun, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, until, type World, followRunStep } from '../harness/world.js';
-import { STORE } from '../harness/workflows.js';
+import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, until, type World, followRunStep } from '../../testkit/world/world.js';
+import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 let world: World;

@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../harness/git-workspace.js';
+import { runStep, type StepOptions } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 
 const GATE = `name: Gate
 on:

@@ -8,9 +8,9 @@
  */
 import { COMMANDS, readCommand } from '../../src/commands/index.js';
 import { InputError } from '../../src/inputs/table.js';
-import { inputSource } from '../harness/sources.js';
+import { inputSource } from '../../testkit/world/sources.js';
 
-import { BASE_URL, CASES, TOKEN, UUID } from '../harness/hostile-cases.js';
+import { BASE_URL, CASES, TOKEN, UUID } from '../../testkit/world/hostile-cases.js';
 
 const API = { token: TOKEN, 'base-url': BASE_URL, 'app-id': UUID };
 const BASE: Record<string, Record<string, string>> = {

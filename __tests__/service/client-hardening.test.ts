@@ -11,7 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ServiceClient } from '../../src/service/client.js';
 import { RetriesExhaustedError } from '../../src/service/errors.js';
 import { DEFAULT_RETRY_POLICY, MIN_DELAY_MS } from '../../src/service/retry.js';
-import { runAction } from '../harness/runner/step.js';
+import { runAction } from '../../testkit/runner/step.js';
 import { errorLines } from '../e2e/security/audit.js';
 
 const RUN_ID = '6a1c2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

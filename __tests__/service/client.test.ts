@@ -15,8 +15,8 @@ import {
   RetriesExhaustedError,
   ServiceError,
 } from '../../src/service/errors.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 const FAST_RETRY = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
 

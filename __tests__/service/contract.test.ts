@@ -14,8 +14,8 @@ import {
   workflowRunSchema,
 } from '../../src/service/contract.js';
 import { ResponseFormatError } from '../../src/service/errors.js';
-import { createWorld, type World } from '../harness/world.js';
-import { RELEASE } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { RELEASE } from '../../testkit/docs/workflows.js';
 
 const fieldsOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
 

@@ -10,7 +10,7 @@ import {
   remoteConfigSecrets,
   urlSecrets,
 } from '../../src/sessions/masking.js';
-import { createTestIO } from '../harness/io.js';
+import { createTestIO } from '../../testkit/world/io.js';
 
 describe('maskRemoteConfig', () => {
   it('masks the documented secrets, nested credentials and credentials in URLs, before anything else', () => {

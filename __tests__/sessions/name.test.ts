@@ -4,7 +4,7 @@
  */
 import { COMMANDS } from '../../src/commands/index.js';
 import { defaultSessionName } from '../../src/sessions/name.js';
-import { API, APP_ID, inputSource } from '../harness/sources.js';
+import { API, APP_ID, inputSource } from '../../testkit/world/sources.js';
 
 const GITHUB = {
   GITHUB_REPOSITORY: 'acme/app',

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { run } from '../../src/post.js';
 import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld } from '../harness/world.js';
-import { createTestIO, type RecordingIO } from '../harness/io.js';
+import { createWorld } from '../../testkit/world/world.js';
+import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { STARTUP_ENV } from '../../src/github/startup-env.js';
 
 const FAST = { 'poll-interval-ms': '100' };

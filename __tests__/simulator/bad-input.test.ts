@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { call, errorCodes, errorMessages } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let w: World;
 let port: number;

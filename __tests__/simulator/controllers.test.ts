@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DeviceSession, SimulatorOptions } from '../../simulator/index.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 import { call, sleep, UNKNOWN_UUID, waitFor, type CallOptions, type Reply } from './helpers.js';
 
 let w: World;

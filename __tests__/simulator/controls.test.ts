@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, errorMessages, sleep, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 const WORKFLOWS = { 'ci.yml': ONE_BUILD };
 let w: World;

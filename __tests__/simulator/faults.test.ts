@@ -3,7 +3,7 @@ import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { RecordedRequest } from '../../simulator/index.js';
 import { call, sleep, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 
 let w: World;
 let agent: Agent | undefined;

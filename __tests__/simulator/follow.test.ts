@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, sleep, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { STORE, workflow } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { STORE, workflow } from '../../testkit/docs/workflows.js';
 
 /** A build held behind an approval: the run waits, in a known state, until the test approves it. */
 const HELD = workflow('Held', {

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { call, visible } from './helpers.js';
-import { runStep } from '../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../harness/world.js';
-import { workflow } from '../harness/workflows.js';
+import { runStep } from '../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { workflow } from '../../testkit/docs/workflows.js';
 import { renderComment } from '../../simulator/github/index.js';
 
 const GITHUB_TOKEN = 'ghs_standInToken0123456789abcdef';

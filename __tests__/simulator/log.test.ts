@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { call, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD, workflow } from '../harness/workflows.js';
-import { startReceiver, failTwiceThenAcknowledge, type Receiver } from '../harness/webhook-receiver.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD, workflow } from '../../testkit/docs/workflows.js';
+import { startReceiver, failTwiceThenAcknowledge, type Receiver } from '../../testkit/world/webhook-receiver.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const SECRET = 'log-test-signing-secret-0123456789';

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { call, visible, waitFor, UNKNOWN_UUID, type Reply } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { GATE, STORE, workflow } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { MemoryRepo } from '../../simulator/index.js';
 

@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { call, errorCodes, errorMessages, type CallOptions } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let w: World;
 let port: string;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type DeviceSession, type SimulatorOptions } from '../../simulator/index.js';
 import { call, errorMessages, sleep, UNKNOWN_UUID, waitFor, type Reply } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 
 const SESSION_FIELDS = [
   'id',

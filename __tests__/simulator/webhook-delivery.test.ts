@@ -11,15 +11,15 @@ import type { JobCompletedEvent, WorkflowJob, WorkflowRun } from '../../simulato
 import { checkWebhookSignature, WebhookSecretError } from '../../src/webhook/signature.js';
 import { parseWebhookBody, type BuildPayload, type SubmissionPayload } from '../../src/webhook/payloads.js';
 import { call, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { RELEASE } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { RELEASE } from '../../testkit/docs/workflows.js';
 import {
   failTwiceThenAcknowledge,
   startReceiver,
   type Answer,
   type Receiver,
   type Received,
-} from '../harness/webhook-receiver.js';
+} from '../../testkit/world/webhook-receiver.js';
 
 const SECRET = 'test-signing-secret-0123456789';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

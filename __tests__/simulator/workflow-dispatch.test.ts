@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { MemoryRepo } from '../../simulator/index.js';
 import { call, errorMessages, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 const WITH_INPUTS = `on:
   workflow_dispatch:

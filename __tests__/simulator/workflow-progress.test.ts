@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type JobCompletedEvent, type RunCompletedEvent, type WorkflowRun } from '../../simulator/index.js';
 import { call, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
 
 const PIPELINE = `name: Release
 on: workflow_dispatch

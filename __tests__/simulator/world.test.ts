@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { call, waitFor } from './helpers.js';
-import { createWorld, type World } from '../harness/world.js';
-import { ONE_BUILD } from '../harness/workflows.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let root: string;
 let saved: { PATH?: string; TMPDIR?: string };

@@ -4,7 +4,7 @@
  * through @actions/core (log lines, annotations, debug) with stdout captured.
  */
 import { jest } from '@jest/globals';
-import { readRunnerOutput, type RunnerCommand } from '../harness/runner/commands.js';
+import { readRunnerOutput, type RunnerCommand } from '../../testkit/runner/commands.js';
 import { createCoreIO } from '../../src/github/io.js';
 import { neutraliseLines } from '../../src/text/plain.js';
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status } from '../../src/text/status.js';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 describe('status icons, in one place', () => {
   it.each([

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../../simulator/index.js';
-import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../__tests__/harness/runner/step.js';
+import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../testkit/runner/step.js';
 import { mb, MB, ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

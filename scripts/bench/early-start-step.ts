@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Simulator } from '../../simulator/index.js';
-import { runAction, runPost, type ActionRun } from '../../__tests__/harness/runner/step.js';
+import { runAction, runPost, type ActionRun } from '../../testkit/runner/step.js';
 
 export interface EarlyStartOptions {
   sim: Simulator;

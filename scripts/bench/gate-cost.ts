@@ -10,12 +10,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction } from '../../__tests__/harness/runner/step.js';
+import { runAction } from '../../testkit/runner/step.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 import { note, row } from './table.js';
 import { check } from './world.js';
-import { createWorld } from '../../__tests__/harness/world.js';
-import { workflow } from '../../__tests__/harness/workflows.js';
+import { createWorld } from '../../testkit/world/world.js';
+import { workflow } from '../../testkit/docs/workflows.js';
 
 /** A job's start-up on a GitHub-hosted runner, added to every job (an assumption, stated). */
 const STARTUP_MINUTES = 0.5;

@@ -1,10 +1,10 @@
 /**
- * 7b. A 600 kB answer (__tests__/harness/huge-answer.ts): a session whose connection details are shaped to hit
+ * 7b. A 600 kB answer (testkit/world/huge-answer.ts): a session whose connection details are shaped to hit
  * each piece of work that once grew with the square of its size. From the read that saw it ready to
  * the step's exit, and from a SIGINT sent as that read is handled to the step's exit.
  */
-import { runAction, runPost } from '../../__tests__/harness/runner/step.js';
-import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../__tests__/harness/huge-answer.js';
+import { runAction, runPost } from '../../testkit/runner/step.js';
+import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../testkit/world/huge-answer.js';
 import { ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

@@ -1,6 +1,6 @@
 /**
  * 7c. Hostile run-side input (issue 24, items 4 and 5), through the real bundles:
- * - a run answer of 50,000 jobs (__tests__/harness/huge-run.ts, about 7 MB, each job needing the
+ * - a run answer of 50,000 jobs (testkit/world/huge-run.ts, about 7 MB, each job needing the
  *   one listed after it): from the read that sees it finished to the step's exit (ordering the jobs,
  *   the outputs, a summary of the first 500 rows), and from a SIGINT sent after a read of it to the exit;
  * - a 0.9 MB workflow file of 105,000 keys in one mapping in the workspace: run-workflow with
@@ -8,10 +8,10 @@
  * The tests (__tests__/e2e/security/huge-runs.test.ts, huge-workflow-file.test.ts) assert the
  * behaviour without a duration; the figures are here.
  */
-import { runAction } from '../../__tests__/harness/runner/step.js';
-import { runStep } from '../../__tests__/harness/runner/step.js';
-import { HUGE_RUN_ID, serveHugeRun } from '../../__tests__/harness/huge-run.js';
-import { createGitWorkspace } from '../../__tests__/harness/git-workspace.js';
+import { runAction } from '../../testkit/runner/step.js';
+import { runStep } from '../../testkit/runner/step.js';
+import { HUGE_RUN_ID, serveHugeRun } from '../../testkit/world/huge-run.js';
+import { createGitWorkspace } from '../../testkit/world/git-workspace.js';
 import { ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the performance figures (README "Performance"), measured in one run against the
- * simulator with the committed bundles run exactly as the GitHub runner runs them (__tests__/harness/runner/step.ts),
+ * simulator with the committed bundles run exactly as the GitHub runner runs them (testkit/runner/step.ts),
  * printed as a table: figure | measured | budget | met?. Figures that depend on the machine are ratios
  * measured in the same run. It exits 1 when a budget is missed or a measurement could not be made,
  * so a missed budget is never read past. Each figure is measured by a module of
@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { DEFAULT_RUNTIME, RUNTIMES } from '../../__tests__/harness/runner/step.js';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../testkit/runner/step.js';
 import { bigRun } from './big-run.js';
 import { cli } from './cli.js';
 import { earlyStart } from './early-start.js';

@@ -4,7 +4,7 @@
  *    from the read that saw it (the step's last request) until the process exited.
  */
 import type { DeviceSession } from '../../simulator/index.js';
-import { runAction, runPost } from '../../__tests__/harness/runner/step.js';
+import { runAction, runPost } from '../../testkit/runner/step.js';
 import { mean, ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

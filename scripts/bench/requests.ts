@@ -1,6 +1,6 @@
 /** 4 + 5. Requests per lifecycle and TCP connections per step. */
 import type { RecordedRequest } from '../../simulator/index.js';
-import { runAction, runPost } from '../../__tests__/harness/runner/step.js';
+import { runAction, runPost } from '../../testkit/runner/step.js';
 import { row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

@@ -4,7 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../__tests__/harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 import { mb, MB, note, row } from './table.js';
 
 /** Smallest bundle among comparable dispatch-and-wait actions (field notes: 0.97–1.56 MB). */

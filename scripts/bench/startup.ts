@@ -1,7 +1,7 @@
 /** 2. Start-up: process start → first request at the simulator, against `node -e 0`. */
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../__tests__/harness/runner/step.js';
+import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../testkit/runner/step.js';
 import { median, ms, row } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 

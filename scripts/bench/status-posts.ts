@@ -5,7 +5,7 @@
  * budget is the step's own (POST_BUDGET, well under GitHub's 500 content-creating requests an hour),
  * and the first read must stay under GitHub's about 80 a minute.
  */
-import { runAction } from '../../__tests__/harness/runner/step.js';
+import { runAction } from '../../testkit/runner/step.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 import { POST_BUDGET } from '../../src/github/status-budget.js';
 import { row } from './table.js';

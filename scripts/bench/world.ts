@@ -1,6 +1,6 @@
 /** The world every figure is measured in: a simulator with one account, project and token. */
 import { startSimulator, type RecordedRequest, type Simulator } from '../../simulator/index.js';
-import type { ActionRun } from '../../__tests__/harness/runner/step.js';
+import type { ActionRun } from '../../testkit/runner/step.js';
 
 const WORKFLOW = `name: Bench
 on: workflow_dispatch

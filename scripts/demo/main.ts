@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: the action end to end against the simulator, as a GitHub runner would run it, on the
- * workflow engine the tests use (__tests__/harness/runner/workflow.ts: GitHub's own parser and
+ * workflow engine the tests use (testkit/runner/workflow.ts: GitHub's own parser and
  * expression evaluator, the committed dist/ bundles for `uses:` of this action). Starts the simulator
  * with a project whose repository, held in memory, has a sample workflow, then runs:
  * 1. a pull-request gate workflow: the root action (`command: run-workflow`, with `commit-statuses` and
@@ -28,13 +28,13 @@ const TEMP_ROOT = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 process.env.TMPDIR = TEMP_ROOT;
 
 const { MemoryRepo, startSimulator } = await import('../../simulator/index.js');
-const { maskWith, renderLog } = await import('../../__tests__/harness/runner/step.js');
-const { maskText } = await import('../../__tests__/harness/runner/commands.js');
-const { runWorkflow } = await import('../../__tests__/harness/runner/workflow.js');
-const { findRecipe } = await import('../../__tests__/harness/recipes.js');
-const { startReceiver } = await import('../../__tests__/harness/webhook-receiver.js');
-const { deliveriesOf, relayEvent } = await import('../../__tests__/harness/deliveries.js');
-const { pullRequestView } = await import('../../__tests__/harness/pull-request-view.js');
+const { maskWith, renderLog } = await import('../../testkit/runner/step.js');
+const { maskText } = await import('../../testkit/runner/commands.js');
+const { runWorkflow } = await import('../../testkit/runner/workflow.js');
+const { findRecipe } = await import('../../testkit/docs/recipes.js');
+const { startReceiver } = await import('../../testkit/world/webhook-receiver.js');
+const { deliveriesOf, relayEvent } = await import('../../testkit/world/deliveries.js');
+const { pullRequestView } = await import('../../testkit/docs/pull-request-view.js');
 const { earlyStartProblems, measureEarlyStart } = await import('../bench/early-start-step.js');
 type ActionRun = Awaited<ReturnType<typeof measureEarlyStart>>['steps'][number]['run'];
 type WorkflowResult = Awaited<ReturnType<typeof runWorkflow>>;

@@ -1,28 +1,28 @@
 /**
  * `npm run recipe -- <sub-action> "<recipe title or heading>" [n]`: runs one README recipe, as written, against a
- * local simulator with the workflow engine the tests use (__tests__/harness/runner/workflow.ts), and
+ * local simulator with the workflow engine the tests use (testkit/runner/workflow.ts), and
  * prints its steps as a runner would. The title is the workflow's `name:` or the README heading above
  * it, case aside; `n` picks among recipes of the same title (1 by default). A call that runs no recipe
  * (`npm run recipe` alone lists them; an unknown name gets the closest ones) exits 1. actions/checkout and actions/setup-node are replaced by
  * no-ops (said in the log); run: steps start in the user project the tests use
- * (__tests__/harness/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
+ * (testkit/docs/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
  * delivery the simulator signed. Any other recipe runs as a pull request's workflow on the simulator's
  * GitHub stand-in (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks,
  * its comments and its page's address.
  */
-import { createWorld, stopLeftSessions, type World } from '../../__tests__/harness/world.js';
-import { chooseRecipe } from '../../__tests__/harness/recipes.js';
-import { runWorkflow } from '../../__tests__/harness/runner/workflow.js';
-import { createUserProject, removeUserProject } from '../../__tests__/harness/user-project.js';
+import { createWorld, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { chooseRecipe } from '../../testkit/docs/recipes.js';
+import { runWorkflow } from '../../testkit/runner/workflow.js';
+import { createUserProject, removeUserProject } from '../../testkit/docs/user-project.js';
 import {
   deliveriesOf,
   receiveBuildWebhooks,
   relayEvent,
   runAndDeliver,
-} from '../../__tests__/harness/deliveries.js';
-import { RECIPE_WORKFLOWS } from '../../__tests__/harness/workflows.js';
-import { pullRequestView } from '../../__tests__/harness/pull-request-view.js';
+} from '../../testkit/world/deliveries.js';
+import { RECIPE_WORKFLOWS } from '../../testkit/docs/workflows.js';
+import { pullRequestView } from '../../testkit/docs/pull-request-view.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';

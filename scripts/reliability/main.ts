@@ -7,9 +7,9 @@
  * (same seed). Exits 1 when a goal is missed: every outcome correct, and zero leaked sessions,
  * duplicates, hangs and stack traces.
  */
-import { DEFAULT_RUNTIME } from '../../__tests__/harness/runner/step.js';
-import { campaignPassed, runCampaign } from '../../__tests__/harness/reliability/campaign.js';
-import { describeFailures, renderTable } from '../../__tests__/harness/reliability/report.js';
+import { DEFAULT_RUNTIME } from '../../testkit/runner/step.js';
+import { campaignPassed, runCampaign } from '../../testkit/campaign/campaign.js';
+import { describeFailures, renderTable } from '../../testkit/campaign/report.js';
 
 interface Options {
   seed: number;

@@ -4,7 +4,7 @@
  * writes all of it; this is the one module that imports it. The seam adds the two rules that must
  * hold everywhere: registered secrets never appear (masked with the runner first, then redacted
  * from any text as a second line of defence) and no text from elsewhere can act as a workflow
- * command (see neutraliseLines in text/plain.ts). Tests use the recording IO in __tests__/harness/io.ts.
+ * command (see neutraliseLines in text/plain.ts). Tests use the recording IO in testkit/world/io.ts.
  */
 import * as core from '@actions/core';
 import { CUT_MARK, neutraliseLines } from '../text/plain.js';

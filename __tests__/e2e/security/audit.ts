@@ -1,11 +1,11 @@
 /**
  * Checks shared by the security tests: where a secret may appear in what a step wrote, and whether
  * any line of its log could act as a workflow command. Both read stdout with the runner-like parser
- * (__tests__/harness/runner/commands.ts): lines end at CR too, `##[` counts anywhere in a line, `::` after
+ * (testkit/runner/commands.ts): lines end at CR too, `##[` counts anywhere in a line, `::` after
  * .NET white space, and a smuggled `stop-commands` makes the runner ignore the action's own masks.
  */
-import { readRunnerOutput, type RunnerCommand } from '../../harness/runner/commands.js';
-import { renderLog, type ActionRun } from '../../harness/runner/step.js';
+import { readRunnerOutput, type RunnerCommand } from '../../../testkit/runner/commands.js';
+import { renderLog, type ActionRun } from '../../../testkit/runner/step.js';
 
 /** Workflow commands the action itself issues (through @actions/core). */
 const OWN_COMMANDS = new Set(['add-mask', 'error', 'warning', 'notice', 'debug', 'group', 'endgroup']);

@@ -4,10 +4,10 @@
  * only, and registers every string value of them as a secret, except those too short or too common
  * to be one (see masking.ts). Run through the start-device-session bundle against the simulator.
  */
-import { readRunnerOutput } from '../../harness/runner/commands.js';
-import { renderLog, runAction, runPost } from '../../harness/runner/step.js';
-import { createWorld, type World } from '../../harness/world.js';
-import { ONE_BUILD } from '../../harness/workflows.js';
+import { readRunnerOutput } from '../../../testkit/runner/commands.js';
+import { renderLog, runAction, runPost } from '../../../testkit/runner/step.js';
+import { createWorld, type World } from '../../../testkit/world/world.js';
+import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 
 const PEM = [
   '-----BEGIN PRIVATE KEY-----',

@@ -1,14 +1,14 @@
 /**
  * The hostile-input matrix through the built bundles, as the runner runs them (see
- * __tests__/harness/hostile-cases.ts): exit code 1, exactly one error annotation that names the
+ * testkit/world/hostile-cases.ts): exit code 1, exactly one error annotation that names the
  * input, and no request to the service.
  */
-import { runAction, type ActionRun } from '../../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../../harness/world.js';
-import { ONE_BUILD } from '../../harness/workflows.js';
+import { runAction, type ActionRun } from '../../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
+import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 import { errorLines } from './audit.js';
 
-import { CASES, TOKEN } from '../../harness/hostile-cases.js';
+import { CASES, TOKEN } from '../../../testkit/world/hostile-cases.js';
 
 /**
  * Every case is checked against the input tables (unit tests); through the bundles, a sample that

@@ -1,15 +1,15 @@
 /**
  * A huge answer from the service costs the step work in proportion to its size: a device session
- * whose connection details are about 600 kB (__tests__/harness/huge-answer.ts) is handled at once, within
+ * whose connection details are about 600 kB (testkit/world/huge-answer.ts) is handled at once, within
  * `timeout-minutes`, and the step answers SIGINT while it handles it. Run through the built bundle.
  *
  * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
-import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../harness/huge-answer.js';
-import { runAction, runPost, type ActionRun } from '../../harness/runner/step.js';
-import { createWorld, type World } from '../../harness/world.js';
-import { ONE_BUILD } from '../../harness/workflows.js';
+import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../../testkit/world/huge-answer.js';
+import { runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
+import { createWorld, type World } from '../../../testkit/world/world.js';
+import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 
 const RUNTIME = 'node24';
 /** Far above what the step needs (well under a second), far below what the quadratic work took (minutes). */

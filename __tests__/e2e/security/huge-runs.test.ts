@@ -1,5 +1,5 @@
 /**
- * A run answer of 50,000 jobs (__tests__/harness/huge-run.ts, about 7 MB) costs the step work in
+ * A run answer of 50,000 jobs (testkit/world/huge-run.ts, about 7 MB) costs the step work in
  * proportion to its size: the jobs are ordered by `requiredJobKeys` through a map, the job summary
  * renders the first jobs and says how many more (under GitHub's 1 MiB), the log and the error name a
  * bounded number of jobs, and the step honours a small `timeout-minutes` and SIGINT. Run through the
@@ -8,9 +8,9 @@
  * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
-import { followRunStep, createWorld, type World } from '../../harness/world.js';
-import type { ActionRun, StepOptions } from '../../harness/runner/step.js';
-import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../harness/huge-run.js';
+import { followRunStep, createWorld, type World } from '../../../testkit/world/world.js';
+import type { ActionRun, StepOptions } from '../../../testkit/runner/step.js';
+import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../../testkit/world/huge-run.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 

@@ -12,9 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../harness/runner/step.js';
-import { apiRequests, createWorld, until, type World } from '../../harness/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../harness/git-workspace.js';
+import { runStep, type StepOptions } from '../../../testkit/runner/step.js';
+import { apiRequests, createWorld, until, type World } from '../../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../../testkit/world/git-workspace.js';
 
 /** Far above what the check needs (about a second), far below what the quadratic parse took (75 s). */
 const SAFETY_NET_MS = 45_000;

@@ -7,9 +7,9 @@
  * parser (audit.ts). Run through the built dist/ against the simulator.
  */
 import { createHmac } from 'node:crypto';
-import { runAction, runPost, type ActionRun } from '../../harness/runner/step.js';
-import { createWorld, type World } from '../../harness/world.js';
-import { renderLog } from '../../harness/runner/step.js';
+import { runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
+import { createWorld, type World } from '../../../testkit/world/world.js';
+import { renderLog } from '../../../testkit/runner/step.js';
 import { buildPayload, injectedCommands, secretFindings } from './audit.js';
 
 const MARK = 'PWNED';

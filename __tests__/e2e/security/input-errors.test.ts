@@ -3,9 +3,9 @@
  * written (a repository secret in `inputs`) is not masked once YAML has turned it into a number.
  * Through the run-workflow bundle; no request reaches the service.
  */
-import { runAction } from '../../harness/runner/step.js';
-import { apiRequests, createWorld, type World } from '../../harness/world.js';
-import { ONE_BUILD } from '../../harness/workflows.js';
+import { runAction } from '../../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
+import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 import { errorLines } from './audit.js';
 
 describe('input errors', () => {

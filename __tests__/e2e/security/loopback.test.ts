@@ -4,9 +4,9 @@
  * `127.attacker.example` is a name anyone can register, and resolves wherever its owner wants.
  * Through the run-workflow bundle (`wait: false`); the warning comes before any request.
  */
-import { renderLog, runAction, type ActionRun } from '../../harness/runner/step.js';
-import { createWorld, type World } from '../../harness/world.js';
-import { ONE_BUILD } from '../../harness/workflows.js';
+import { renderLog, runAction, type ActionRun } from '../../../testkit/runner/step.js';
+import { createWorld, type World } from '../../../testkit/world/world.js';
+import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 
 const WARNING = /Warning: `base-url` uses plain http to .*: the access token travels unencrypted\./;
 

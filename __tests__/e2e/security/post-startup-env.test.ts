@@ -15,8 +15,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderLog, runAction, runPost } from '../../harness/runner/step.js';
-import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
+import { renderLog, runAction, runPost } from '../../../testkit/runner/step.js';
+import { createWorld, stopLeftSessions, type World } from '../../../testkit/world/world.js';
 import { GitHubStandIn } from '../../../simulator/index.js';
 
 const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';

@@ -7,8 +7,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, runStep, runStepPost } from '../../harness/runner/step.js';
-import { createWorld, stopLeftSessions, type World } from '../../harness/world.js';
+import { renderLog, runAction, runPost, runStep, runStepPost } from '../../../testkit/runner/step.js';
+import { createWorld, stopLeftSessions, type World } from '../../../testkit/world/world.js';
 
 let world: World;
 let decoy: Server;

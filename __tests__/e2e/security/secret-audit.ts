@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fault } from '../../../simulator/index.js';
-import { runAction, runPost, type ActionRun } from '../../harness/runner/step.js';
-import { createWorld, until, type World } from '../../harness/world.js';
-import { GATE } from '../../harness/workflows.js';
+import { runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
+import { createWorld, until, type World } from '../../../testkit/world/world.js';
+import { GATE } from '../../../testkit/docs/workflows.js';
 import { buildPayload, errorLines, neverInFiles, secretFindings } from './audit.js';
 
 const FAST = { 'poll-interval-seconds': '0.05' };

@@ -3,15 +3,15 @@
  * bundle (with the planned signal), then the post step (with its faults and signal), then the judgement.
  */
 import type { ChildProcess } from 'node:child_process';
-import { startSimulator } from '../../../simulator/index.js';
-import type { MemoryRepo } from '../../../simulator/index.js';
+import { startSimulator } from '../../simulator/index.js';
+import type { MemoryRepo } from '../../simulator/index.js';
 import { runAction, runPost } from '../runner/step.js';
 import { judge, type LifecycleResult } from './judge.js';
 import type { LifecyclePlan } from './plan-types.js';
 import { afterArrival, escalate } from './runner-signals.js';
 import { setUpScenario } from './scenarios.js';
 import { POST_ESCALATION, POST_GRACE_MS, RUNNER_ESCALATION } from './timings.js';
-import { lastSavedSession } from '../session-state.js';
+import { lastSavedSession } from '../world/session-state.js';
 
 /** Runs one planned lifecycle against a simulator of its own and judges it. */
 export async function runLifecycle(plan: LifecyclePlan, repo: MemoryRepo): Promise<LifecycleResult> {

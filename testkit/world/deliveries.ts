@@ -4,7 +4,7 @@
  * the `repository_dispatch` event the README's relay makes of one (verify-webhook/README.md).
  */
 import type { Simulator } from '../../simulator/index.js';
-import type { Json } from './runner/expressions.js';
+import type { Json } from '../runner/expressions.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /** One delivery as the receiver got it: the raw body and its `svc-signature` header. */

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 const run = promisify(execFile);
 

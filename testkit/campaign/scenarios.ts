@@ -4,10 +4,10 @@
  * a session that errors, a readiness timeout, no wait), each with random faults on its endpoints, the
  * outcome that is then correct, and the simulator set up to play it.
  */
-import type { Simulator } from '../../../simulator/index.js';
-import { COMMANDS } from '../../../src/commands/index.js';
-import { PLATFORMS, SESSION_TYPES, type RunStatus } from '../../../src/service/contract.js';
-import { DEFAULT_RETRY_POLICY } from '../../../src/service/retry.js';
+import type { Simulator } from '../../simulator/index.js';
+import { COMMANDS } from '../../src/commands/index.js';
+import { PLATFORMS, SESSION_TYPES, type RunStatus } from '../../src/service/contract.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.js';
 import { buildFault, randomFault, type Endpoint, type PlannedFault } from './faults.js';
 import type {
   Expected,

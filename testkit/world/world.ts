@@ -3,7 +3,7 @@
  * repository is held in memory (no git process, no file), a developer robot token, and tokens of the
  * other roles for permission tests.
  */
-import { runStep, type ActionRun, type StepOptions } from './runner/step.js';
+import { runStep, type ActionRun, type StepOptions } from '../runner/step.js';
 import {
   MemoryRepo,
   startSimulator,

@@ -3,8 +3,8 @@
  * would obey (cases taken from actions/runner's ActionCommand and ActionCommandManager), or the
  * tests built on it would pass while the runner is fooled.
  */
-import { readRunnerOutput, runnerLines } from './commands.js';
-import { maskWith, renderLog } from './step.js';
+import { readRunnerOutput, runnerLines } from '../../../testkit/runner/commands.js';
+import { maskWith, renderLog } from '../../../testkit/runner/step.js';
 
 const names = (output: string): string[] =>
   readRunnerOutput(output).commands.map((c) => `${c.name}:${c.data}`);

@@ -16,7 +16,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findScript } from './recipes.js';
-import { ROOT } from './runner/step.js';
+import { ROOT } from '../runner/step.js';
 
 /** What `npm run test:e2e:argent` does: list argent's tools and the device, take a screenshot, tap. */
 const ARGENT_SCRIPT = `const base = process.env.ARGENT_TOOLS_URL;

@@ -1,6 +1,6 @@
 /** The runner's cancellation of a step, as the campaign plays it on a spawned bundle. */
 import type { ChildProcess } from 'node:child_process';
-import type { Simulator } from '../../../simulator/index.js';
+import type { Simulator } from '../../simulator/index.js';
 import { MATCHERS, type Endpoint } from './faults.js';
 import type { Escalation } from './timings.js';
 

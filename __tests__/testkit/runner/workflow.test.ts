@@ -3,7 +3,7 @@
  * steps, a matrix run once per combination, a temporary directory of each job's own.
  */
 import { describe, expect, it } from '@jest/globals';
-import { runWorkflow } from './workflow.js';
+import { runWorkflow } from '../../../testkit/runner/workflow.js';
 
 const SECRET = 'engine-secret-value-0123456789';
 

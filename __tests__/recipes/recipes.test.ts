@@ -6,9 +6,9 @@
  * recipe. A block the table below does not name fails the suite: a new recipe must be run to land.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { findBlocks, findRecipe, findRecipes, type Recipe } from '../harness/recipes.js';
-import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
-import { createWorld, stopLeftSessions, until, type World } from '../harness/world.js';
+import { findBlocks, findRecipe, findRecipes, type Recipe } from '../../testkit/docs/recipes.js';
+import { runWorkflow, type WorkflowResult } from '../../testkit/runner/workflow.js';
+import { createWorld, stopLeftSessions, until, type World } from '../../testkit/world/world.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 import {
   deliveriesOf,
@@ -16,9 +16,9 @@ import {
   relayEvent,
   runAndDeliver,
   type Delivery,
-} from '../harness/deliveries.js';
-import { createUserProject, removeUserProject } from '../harness/user-project.js';
-import { RECIPE_WORKFLOWS } from '../harness/workflows.js';
+} from '../../testkit/world/deliveries.js';
+import { createUserProject, removeUserProject } from '../../testkit/docs/user-project.js';
+import { RECIPE_WORKFLOWS } from '../../testkit/docs/workflows.js';
 
 const CHECKOUT = 'actions/checkout';
 const SETUP_NODE = 'actions/setup-node';

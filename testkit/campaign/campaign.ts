@@ -31,7 +31,7 @@
  * clock), lifecycle.ts (running one, with runner-signals.ts for the runner's cancellation), judge.ts
  * (judging it), this file (running them all and adding up the report) and report.ts (printing it).
  */
-import { MemoryRepo } from '../../../simulator/index.js';
+import { MemoryRepo } from '../../simulator/index.js';
 import { FAULT_KINDS } from './faults.js';
 import { runLifecycle } from './lifecycle.js';
 import type { LifecycleResult } from './judge.js';

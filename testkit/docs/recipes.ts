@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT } from './runner/step.js';
+import { ROOT } from '../runner/step.js';
 
 export interface Recipe {
   /** The README it is in, relative to the root. */

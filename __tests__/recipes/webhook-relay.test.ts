@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CLIENT_PAYLOAD_LIMIT, GitHubStandIn, type ReceivedDispatch } from '../../simulator/index.js';
-import { findRecipe, findScript } from '../harness/recipes.js';
-import { RUNTIMES, DEFAULT_RUNTIME } from '../harness/runner/step.js';
-import { runWorkflow, type WorkflowResult } from '../harness/runner/workflow.js';
-import { createWorld, type World } from '../harness/world.js';
-import { runAndDeliver } from '../harness/deliveries.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../harness/workflows.js';
+import { findRecipe, findScript } from '../../testkit/docs/recipes.js';
+import { RUNTIMES, DEFAULT_RUNTIME } from '../../testkit/runner/step.js';
+import { runWorkflow, type WorkflowResult } from '../../testkit/runner/workflow.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { runAndDeliver } from '../../testkit/world/deliveries.js';
+import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../testkit/docs/workflows.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
 
 const SECRET = 'relay-webhook-secret-0123456789';

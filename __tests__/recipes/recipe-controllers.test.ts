@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../harness/runner/step.js';
+import { ROOT } from '../../testkit/runner/step.js';
 import { COMMANDS as AGENT_DEVICE_COMMANDS } from '../../simulator/controllers/agent-device.js';
 
 /** The webdriverio calls the controllers test makes against the simulator (keep in step with it). */

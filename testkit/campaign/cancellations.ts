@@ -2,7 +2,7 @@
  * The two lifecycles aimed at the post step's promises (issue 11): a signal that reaches the post step
  * while it stops the session, and a create whose answer is lost.
  */
-import { DEFAULT_RETRY_POLICY } from '../../../src/service/retry.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.js';
 import { buildFault, MATCHERS, type PlannedFault } from './faults.js';
 import type { LifecyclePlan, PartialPlan, SessionScenario } from './plan-types.js';
 import type { Rng } from './random.js';

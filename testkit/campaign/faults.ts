@@ -2,8 +2,8 @@
  * The faults the campaign injects on the service's endpoints, and how each affects a step under the
  * action's retry policy (src/service/retry.ts): retried away (transient) or the step's failure (fatal).
  */
-import type { Fault } from '../../../simulator/index.js';
-import { DEFAULT_RETRY_POLICY } from '../../../src/service/retry.js';
+import type { Fault } from '../../simulator/index.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.js';
 import type { Rng } from './random.js';
 import { REQUEST_TIMEOUT_MS } from './timings.js';
 

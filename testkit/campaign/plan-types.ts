@@ -2,7 +2,7 @@
  * The shapes of a planned lifecycle (what plan.ts draws, scenarios.ts and cancellations.ts fill in,
  * lifecycle.ts runs): a module of its own, so that those three import the shapes, not each other.
  */
-import type { SESSION_TERMINAL } from '../../../src/service/contract.js';
+import type { SESSION_TERMINAL } from '../../src/service/contract.js';
 import type { PlannedFault } from './faults.js';
 
 export type RunScenario = 'success' | 'job fails' | 'run canceled' | 'approval' | 'no wait' | 'timeout';

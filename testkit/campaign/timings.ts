@@ -7,7 +7,7 @@ import {
   POST_STOP_GRACE_MS,
   RUNNER_CANCEL,
   RUNNER_KILL_AFTER_SIGINT_MS,
-} from '../../../src/github/runner-timings.js';
+} from '../../src/github/runner-timings.js';
 
 /** The campaign's time scale: a request time limit of 1 s instead of the action's own, polls of 50 ms. */
 export const REQUEST_TIMEOUT_MS = 1000;

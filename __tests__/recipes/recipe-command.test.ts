@@ -6,8 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { chooseRecipe } from '../harness/recipes.js';
-import { ROOT } from '../harness/runner/step.js';
+import { chooseRecipe } from '../../testkit/docs/recipes.js';
+import { ROOT } from '../../testkit/runner/step.js';
 
 /** `npm run recipe -- ...args`: its exit code and what it printed. */
 function recipe(...args: string[]): { code: number | null; out: string } {

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { maskText, readRunnerOutput } from './commands.js';
 
-/** The repository root: three folders above this file (__tests__/harness/runner). */
-export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+/** The repository root: two folders above this file (testkit/runner). */
+export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
 /**
  * The Node runtimes to run the bundle on, by name: the Node 24 that action.yml declares and the runner
@@ -39,7 +39,28 @@ export interface ActionRun {
   summary: string;
   /** Raw contents of every file the step wrote, for secret audits. */
   files: Record<string, string>;
+  /**
+   * The annotations the runner makes of the step's stdout (commands.ts reads it as the runner does),
+   * in order, each text unescaped and masked as GitHub shows it. Tests read these, never stdout's lines.
+   */
+  annotations: Annotation[];
+  /** The texts of the error annotations, in order: what the step says went wrong. */
+  errors: string[];
   durationMs: number;
+}
+
+export interface Annotation {
+  kind: 'error' | 'warning' | 'notice';
+  text: string;
+}
+
+/** The annotations of a step's stdout, as the runner reads and masks them. */
+export function annotationsOf(stdout: string): Annotation[] {
+  const annotations: Annotation[] = [];
+  for (const { command, masks } of readRunnerOutput(stdout).lines)
+    if (command?.name === 'error' || command?.name === 'warning' || command?.name === 'notice')
+      annotations.push({ kind: command.name, text: maskText(masks, command.data) });
+  return annotations;
 }
 
 export interface RunOptions {
@@ -94,21 +115,54 @@ export function createStepFiles(): {
   };
 }
 
-export async function runAction(options: RunOptions): Promise<ActionRun> {
-  const entry = options.entry ?? 'main';
-  const stepFiles = createStepFiles();
-  const dir = stepFiles.dir;
+/**
+ * The environment the runner gives a step: a few variables of the machine, the five step files,
+ * `options.env`, the inputs as INPUT_* and the saved state as STATE_* variables.
+ */
+export function stepEnvironment(
+  options: RunOptions,
+  files: Record<string, string>,
+  dir: string,
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
     RUNNER_TEMP: dir,
     GITHUB_ACTIONS: 'true',
-    ...stepFiles.env,
+    ...files,
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs ?? {}))
     env[`INPUT_${name.toUpperCase()}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+  return env;
+}
+
+/** What a step left: its exit, its output streams and what it wrote to the runner's files, parsed. */
+export function stepResult(
+  ended: { exitCode: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string },
+  raw: StepFiles,
+  started: number,
+): ActionRun {
+  const annotations = annotationsOf(ended.stdout);
+  return {
+    ...ended,
+    annotations,
+    errors: annotations.filter(({ kind }) => kind === 'error').map(({ text }) => text),
+    outputs: parseCommandFile(raw.output),
+    state: parseCommandFile(raw.state),
+    env: parseCommandFile(raw.env),
+    summary: raw.summary,
+    files: raw,
+    durationMs: Date.now() - started,
+  };
+}
+
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  const entry = options.entry ?? 'main';
+  const stepFiles = createStepFiles();
+  const dir = stepFiles.dir;
+  const env = stepEnvironment(options, stepFiles.env, dir);
 
   const started = Date.now();
   const runtime = RUNTIMES[options.runtime ?? DEFAULT_RUNTIME];
@@ -138,18 +192,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
 
   const raw = stepFiles.read();
   stepFiles.remove();
-  return {
-    exitCode,
-    signal,
-    stdout,
-    stderr,
-    outputs: parseCommandFile(raw.output),
-    state: parseCommandFile(raw.state),
-    env: parseCommandFile(raw.env),
-    summary: raw.summary,
-    files: raw,
-    durationMs: Date.now() - started,
-  };
+  return stepResult({ exitCode, signal, stdout, stderr }, raw, started);
 }
 
 /** Parses the runner's `name<<delimiter` file format (what @actions/core writes). */
@@ -169,14 +212,6 @@ export function parseCommandFile(text: string): Record<string, string> {
     }
   }
   return result;
-}
-
-/** Runs the post step with the state the main step saved, as the runner does at the end of the job. */
-export function runPost(
-  main: ActionRun,
-  options: Omit<RunOptions, 'entry' | 'state'> = {},
-): Promise<ActionRun> {
-  return runAction({ ...options, entry: 'post', state: main.state });
 }
 
 /**
@@ -249,32 +284,45 @@ function entryOf(path: string): string {
 
 export type StepOptions = Omit<RunOptions, 'entry' | 'state'>;
 
-/** Runs an action's main entrypoint the way a `uses:` step does: bundle from its action.yml, defaults filled. */
-export function runStep(action: ActionName, options: StepOptions = {}): Promise<ActionRun> {
-  const { runs } = readActionYaml(action);
-  return runAction({
-    ...options,
-    entry: entryOf(runs.main),
-    inputs: stepInputs(action, options.inputs ?? {}),
-  });
-}
+/** How a step is run: as the runner does (runAction, a process) or in this one (in-process.ts). */
+export type StepExecutor = (options: RunOptions) => Promise<ActionRun>;
 
 /**
- * The post step the runner runs at the end of the job for a step of `action`: the same inputs, the
- * state its main part saved. Throws when that action.yml declares no post entrypoint: then the runner
- * runs nothing, and a test asking for one is wrong.
+ * The ways a test starts a step, over one executor: the same calls whichever way the step runs, so a
+ * test moves between the end-to-end tier (the bundles) and the unit tier (the sources) by its import.
  */
-export function runStepPost(
-  action: ActionName,
-  main: ActionRun,
-  options: StepOptions = {},
-): Promise<ActionRun> {
-  const { runs } = readActionYaml(action);
-  if (!runs.post) throw new Error(`${action} has no post step`);
-  return runAction({
-    ...options,
-    entry: entryOf(runs.post),
-    inputs: stepInputs(action, options.inputs ?? {}),
-    state: main.state,
-  });
+export function stepRunners(execute: StepExecutor) {
+  return {
+    runAction: execute,
+    /** Runs the post step with the state the main step saved, as the runner does at the end of the job. */
+    runPost: (main: ActionRun, options: StepOptions = {}): Promise<ActionRun> =>
+      execute({ ...options, entry: 'post', state: main.state }),
+    /** Runs an action's main entrypoint the way a `uses:` step does: its action.yml's entry, defaults filled. */
+    runStep(action: ActionName, options: StepOptions = {}): Promise<ActionRun> {
+      const { runs } = readActionYaml(action);
+      return execute({
+        ...options,
+        entry: entryOf(runs.main),
+        inputs: stepInputs(action, options.inputs ?? {}),
+      });
+    },
+    /**
+     * The post step the runner runs at the end of the job for a step of `action`: the same inputs, the
+     * state its main part saved. Throws when that action.yml declares no post entrypoint: then the runner
+     * runs nothing, and a test asking for one is wrong.
+     */
+    runStepPost(action: ActionName, main: ActionRun, options: StepOptions = {}): Promise<ActionRun> {
+      const { runs } = readActionYaml(action);
+      if (!runs.post) throw new Error(`${action} has no post step`);
+      return execute({
+        ...options,
+        entry: entryOf(runs.post),
+        inputs: stepInputs(action, options.inputs ?? {}),
+        state: main.state,
+      });
+    },
+  };
 }
+
+/** The bundles, run as the runner runs them. */
+export const { runPost, runStep, runStepPost } = stepRunners(runAction);
