@@ -10,7 +10,7 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { stopAndFail, StopNotConfirmed, stopSession } from '../../src/sessions/stop.js';
 import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld } from '../../testkit/world/world.js';
+import { apiRequests, createWorld } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { inputSource } from '../../testkit/world/sources.js';
 
@@ -38,9 +38,6 @@ beforeEach(() => {
 });
 afterEach(() => client.dispose());
 
-const apiRequests = () =>
-  sim.requests.filter((request) => !request.control).map((request) => `${request.method} ${request.path}`);
-
 async function newSession() {
   const session = await client.createDeviceSession({ appId, platform: 'ios' });
   sim.clearRequests();
@@ -61,7 +58,7 @@ describe('stopSession', () => {
     const { id } = await newSession();
     const session = await stopSession(client, id, { deadline: Date.now() + 10_000 });
     expect(session).toMatchObject({ id, status: 'stopped', finishedAt: expect.any(String) });
-    expect(apiRequests()).toEqual([`POST /v2/device-run-sessions/${id}/stop`]);
+    expect(apiRequests(sim)).toEqual([`POST /v2/device-run-sessions/${id}/stop`]);
   });
 
   it('an answer that is not terminal, with no time left to confirm: not confirmed, and says what the service reports', async () => {

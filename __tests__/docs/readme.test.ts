@@ -200,7 +200,7 @@ function declaredInputs(directory: string): Set<string> | undefined {
 }
 
 /** What is wrong with the steps of a block that use this repository's actions; [] when nothing. */
-function problemsOf(block: string): string[] {
+function usesProblems(block: string): string[] {
   const problems: string[] = [];
   for (const step of stepsOf(block)) {
     if (!step.uses) continue;
@@ -295,7 +295,7 @@ describe('the workflows of every README', () => {
 
   it('use only sub-actions that exist, with inputs that they declare', () => {
     const problems = yamlBlocks.flatMap(({ readme, block }, i) =>
-      problemsOf(block).map((problem) => `${readme}, block ${i}: ${problem}`),
+      usesProblems(block).map((problem) => `${readme}, block ${i}: ${problem}`),
     );
     expect(problems).toEqual([]);
   });
@@ -344,7 +344,7 @@ describe('the checks themselves', () => {
       '    command: run-workflows',
       '- uses: svc-actions/svc-action/run-workflow@main',
     ].join('\n');
-    expect(problemsOf(block)).toEqual([
+    expect(usesProblems(block)).toEqual([
       'svc-actions/svc-action/wait-for-run@v1: `workflow` is not an input of wait-for-run',
       'svc-actions/svc-action/wait-for-runs@v1: no action.yml in wait-for-runs',
       `svc-actions/svc-action@v1: \`command: run-workflows\` is not one of ${COMMANDS.join(', ')}`,
@@ -392,7 +392,7 @@ describe('the checks themselves', () => {
 
 describe('the self-test workflow', () => {
   it('uses the root action with `command:` and every sub-action, each with inputs it declares', () => {
-    expect(problemsOf(selfTest)).toEqual([]);
+    expect(usesProblems(selfTest)).toEqual([]);
     const steps = stepsOf(selfTest);
     expect(steps.some((step) => step.uses === './' && typeof step.with?.command === 'string')).toBe(true);
     const used = new Set(

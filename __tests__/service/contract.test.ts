@@ -14,7 +14,7 @@ import {
   workflowRunSchema,
 } from '../../src/service/contract.js';
 import { ResponseFormatError } from '../../src/service/errors.js';
-import { createWorld, type World } from '../../testkit/world/world.js';
+import { createWorld, serviceRequests, type World } from '../../testkit/world/world.js';
 import { RELEASE } from '../../testkit/docs/workflows.js';
 
 const fieldsOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
@@ -33,8 +33,6 @@ afterEach(async () => {
   client.dispose();
   await world.sim.close();
 });
-
-const apiRequests = () => world.sim.requests.filter((request) => !request.control);
 
 describe('one contract', () => {
   it('the simulator serves exactly the fields of the contract, and the client reads them', async () => {
@@ -86,7 +84,7 @@ describe('ids before paths', () => {
         ),
       );
     }
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(world.sim)).toEqual([]);
   });
 
   it('stop: an answer about another session is an error naming it, not a confirmation', async () => {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { run } from '../../src/post.js';
 import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
-import { createWorld } from '../../testkit/world/world.js';
+import { createWorld, serviceRequests } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { STARTUP_ENV } from '../../src/github/startup-env.js';
 
@@ -83,7 +83,6 @@ async function post(state: Record<string, string | undefined>, inputs: Record<st
   return io;
 }
 
-const apiRequests = () => sim.requests.filter((request) => !request.control);
 const count = (text: string, part: string) => text.split(part).length - 1;
 const byKind = (io: RecordingIO, kind: string) => io.log.filter((line) => line.kind === kind);
 
@@ -96,7 +95,7 @@ describe('post step', () => {
     const io = await post(stateOf(session));
     expect(sim.getSession(session.id)?.status).toBe('stopped');
     // Read first (so a session that already ended is said to have), then stopped.
-    expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(serviceRequests(sim).map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /v2/device-run-sessions/${session.id}`,
       `POST /v2/device-run-sessions/${session.id}/stop`,
     ]);
@@ -121,7 +120,7 @@ describe('post step', () => {
     expect(io.log).toEqual([
       { kind: 'debug', text: 'No device session was started by this step; nothing to stop.' },
     ]);
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(sim)).toEqual([]);
     expect(process.exitCode).toBeUndefined();
   });
 
@@ -132,7 +131,7 @@ describe('post step', () => {
     expect(io.log).toEqual([
       { kind: 'debug', text: 'The main step saved no state for this post step; nothing to stop.' },
     ]);
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(sim)).toEqual([]);
     expect(sim.getSession(session.id)?.status).not.toBe('stopped');
   });
 
@@ -150,7 +149,7 @@ describe('post step', () => {
           `Look for it among the device sessions of project ${appId} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
       },
     ]);
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(sim)).toEqual([]);
     // A saved project id that is not a UUID is not repeated.
     const odd = await post({ 'app-id': '../x', 'create-in-flight': 'now' });
     expect(odd.log[0].text).toContain('project (unknown)');
@@ -169,7 +168,7 @@ describe('post step', () => {
         '| ⏹️ stopped | not started \\(60 min maximum\\) | ended during the main step |',
       ),
     ]);
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(sim)).toEqual([]);
     expect(sim.getSession(session.id)?.status).not.toBe('stopped');
   });
 
@@ -184,7 +183,7 @@ describe('post step', () => {
       },
     ]);
     // Read only, never stopped: auto-stop: false means the user stops it.
-    expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(serviceRequests(sim).map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /v2/device-run-sessions/${session.id}`,
     ]);
     expect(sim.getSession(session.id)?.status).toBe('new');
@@ -225,7 +224,7 @@ describe('post step', () => {
       },
     ]);
     expect(process.exitCode).toBe(1);
-    expect(apiRequests()).toEqual([]);
+    expect(serviceRequests(sim)).toEqual([]);
     // Nothing was done to any session: no summary section to write.
     expect(io.summaries).toEqual([]);
   });
@@ -264,7 +263,7 @@ describe('post step', () => {
     const io = await post(stateOf(session));
     // Six attempts with back-off from the saved 100 ms interval, not the default seconds: the
     // waits the step scheduled, as its retry lines give them.
-    expect(apiRequests().filter((r) => r.method === 'POST')).toHaveLength(6);
+    expect(serviceRequests(sim).filter((r) => r.method === 'POST')).toHaveLength(6);
     const waits = io.log.flatMap((line) => /retrying in (\d+\.\d) s/.exec(line.text)?.[1] ?? []).map(Number);
     expect(waits).toHaveLength(5);
     expect(Math.max(...waits)).toBeLessThan(5);

@@ -55,7 +55,7 @@ async function getRun(id: string): Promise<WorkflowRun> {
 
 const statuses = (run: WorkflowRun): Record<string, string> =>
   Object.fromEntries(run.jobs.map((j) => [j.key, j.status]));
-const until = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
+const untilRun = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
   waitFor(() => {
     const run = w.sim.getRun(id)!;
     return pred(run) && run;
@@ -63,8 +63,10 @@ const until = (id: string, pred: (run: WorkflowRun) => boolean, what: string) =>
 
 describe('workflow run progression', () => {
   it('runs jobs in dependency order through approval to success, with ids, outputs and events', async () => {
-    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 20, runStartDelayMs: 100 });
-    w.sim.setJobBehaviour('build', { durationMs: 100 });
+    // The run stays `new` for a second and the build runs for one: wide enough that the reads below see
+    // each state however slowly this machine answers (they wait for states, never for a time).
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 20, runStartDelayMs: 1000 });
+    w.sim.setJobBehaviour('build', { durationMs: 1000 });
     const completed: JobCompletedEvent[] = [];
     const runsCompleted: RunCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
@@ -100,13 +102,13 @@ describe('workflow run progression', () => {
       ['after', 'custom', ['deploy'], 'production', 'after'],
     ]);
 
-    const running = await until(id, (r) => r.jobs[0].status === 'in-progress', 'build in progress');
+    const running = await untilRun(id, (r) => r.jobs[0].status === 'in-progress', 'build in progress');
     expect(running.status).toBe('in-progress');
     expect(running.jobs[0].buildId).toMatch(/^[0-9a-f-]{36}$/);
     expect(running.jobs[0].submissionId).toBeNull();
     expect(running.updatedAt > fresh.updatedAt).toBe(true);
 
-    const waiting = await until(id, (r) => r.status === 'action-required', 'action-required');
+    const waiting = await untilRun(id, (r) => r.status === 'action-required', 'action-required');
     expect(statuses(waiting)).toEqual({
       build: 'success',
       submit: 'success',
@@ -119,7 +121,7 @@ describe('workflow run progression', () => {
     expect(waiting.jobs[0].outputs).toEqual({ artifact: 'sim-steps-upload-outputs-url' });
 
     w.sim.approve(id);
-    const done = await until(id, (r) => r.status === 'success', 'run success');
+    const done = await untilRun(id, (r) => r.status === 'success', 'run success');
     expect(Object.values(statuses(done))).toEqual(['success', 'success', 'success', 'success', 'success']);
     expect(done.jobs[3].outputs).toEqual({ from_build: 'sim-steps-upload-outputs-url' });
     expect((await getRun(id)).status).toBe('success');
@@ -144,7 +146,7 @@ describe('workflow run progression', () => {
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
     const id = await start();
-    const done = await until(id, (r) => r.status === 'failure', 'run failure');
+    const done = await untilRun(id, (r) => r.status === 'failure', 'run failure');
     expect(statuses(done)).toEqual({
       build: 'failure',
       submit: 'skipped',
@@ -164,7 +166,7 @@ describe('workflow run progression', () => {
     w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     w.sim.setJobBehaviour('submit', { outcome: 'failure' });
     const id = await start();
-    const waiting = await until(id, (r) => r.jobs[1].status === 'failure', 'submit failure');
+    const waiting = await untilRun(id, (r) => r.jobs[1].status === 'failure', 'submit failure');
     // deploy needs the failed submit: skipped at once, while the approval still waits
     expect(waiting.status).toBe('action-required');
     expect(statuses(waiting)).toMatchObject({
@@ -173,7 +175,7 @@ describe('workflow run progression', () => {
       after: 'skipped',
     });
     w.sim.approve(id);
-    const final = await until(id, (r) => r.status === 'failure', 'run failure');
+    const final = await untilRun(id, (r) => r.status === 'failure', 'run failure');
     expect(statuses(final)).toMatchObject({
       build: 'success',
       submit: 'failure',
@@ -186,9 +188,9 @@ describe('workflow run progression', () => {
   it('rejecting the approval fails the approval job and the run', async () => {
     w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     const id = await start();
-    await until(id, (r) => r.status === 'action-required', 'action-required');
+    await untilRun(id, (r) => r.status === 'action-required', 'action-required');
     w.sim.reject(id);
-    const done = await until(id, (r) => r.status === 'failure', 'run failure');
+    const done = await untilRun(id, (r) => r.status === 'failure', 'run failure');
     expect(statuses(done)).toEqual({
       build: 'success',
       submit: 'success',
@@ -206,7 +208,7 @@ describe('workflow run progression', () => {
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
     const id = await start();
-    await until(id, (r) => r.jobs[0].status === 'in-progress', 'build in progress');
+    await untilRun(id, (r) => r.jobs[0].status === 'in-progress', 'build in progress');
     w.sim.cancelRun(id);
     const pending = await getRun(id);
     expect(pending.status).toBe('in-progress');
@@ -217,7 +219,7 @@ describe('workflow run progression', () => {
       deploy: 'canceled',
       after: 'canceled',
     });
-    const done = await until(id, (r) => r.status === 'canceled', 'run canceled');
+    const done = await untilRun(id, (r) => r.status === 'canceled', 'run canceled');
     expect(done.jobs[0].status).toBe('canceled');
     const buildEvent = completed.find((e) => e.job.key === 'build')!;
     expect(buildEvent.job.status).toBe('canceled');
@@ -232,9 +234,9 @@ describe('workflow run progression', () => {
   it('cancel while waiting for approval cancels the run', async () => {
     w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
     const id = await start();
-    await until(id, (r) => r.status === 'action-required', 'action-required');
+    await untilRun(id, (r) => r.status === 'action-required', 'action-required');
     w.sim.cancelRun(id);
-    const done = await until(id, (r) => r.status === 'canceled', 'canceled');
+    const done = await untilRun(id, (r) => r.status === 'canceled', 'canceled');
     expect(statuses(done)).toMatchObject({
       build: 'success',
       submit: 'success',
@@ -250,15 +252,15 @@ describe('workflow run progression', () => {
     const id = await start();
     const early = await call(w.sim, 'POST', `/_sim/runs/${id}/approve`);
     expect(early.status).toBe(409);
-    await until(id, (r) => r.status === 'action-required', 'action-required');
+    await untilRun(id, (r) => r.status === 'action-required', 'action-required');
     const approved = await call(w.sim, 'POST', `/_sim/runs/${id}/approve`);
     expect(approved.status).toBe(200);
-    await until(id, (r) => r.status === 'success', 'success');
+    await untilRun(id, (r) => r.status === 'success', 'success');
 
     const id2 = await start();
     const canceled = await call(w.sim, 'POST', `/_sim/runs/${id2}/cancel`);
     expect(canceled.status).toBe(200);
-    await until(id2, (r) => r.status === 'canceled', 'canceled');
+    await untilRun(id2, (r) => r.status === 'canceled', 'canceled');
     expect((await call(w.sim, 'POST', '/_sim/runs/00000000-0000-4000-8000-000000000000/reject')).status).toBe(
       404,
     );

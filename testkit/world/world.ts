@@ -102,11 +102,14 @@ export async function until<T>(check: () => T | undefined | false, ms = 10_000):
   }
 }
 
+/** The service requests the simulator saw, as it recorded them (its control requests left out). */
+export function serviceRequests(sim: Simulator): Simulator['requests'] {
+  return sim.requests.filter((request) => !request.control);
+}
+
 /** Service requests the simulator saw (control requests left out), as `METHOD path`. */
 export function apiRequests(sim: Simulator): string[] {
-  return sim.requests
-    .filter((request) => !request.control)
-    .map((request) => `${request.method} ${request.path}`);
+  return serviceRequests(sim).map((request) => `${request.method} ${request.path}`);
 }
 
 /** A wait-for-run step of this world following `runId`, as a `uses:` step runs it (fast polls). */
