@@ -84,7 +84,7 @@ afterAll(async () => {
   await world.sim.close();
 });
 
-const runWorkflow = (env: Record<string, string>) =>
+const runWorkflowStep = (env: Record<string, string>) =>
   runAction({
     entry: 'run-workflow',
     runtime: 'node24',
@@ -101,7 +101,7 @@ const runWorkflow = (env: Record<string, string>) =>
 
 describe('through a forward proxy', () => {
   it('every request goes through the proxy, and the run is followed to its end', async () => {
-    const run = await runWorkflow({});
+    const run = await runWorkflowStep({});
     expect(run.exitCode).toBe(0);
     expect(run.outputs.status).toBe('success');
     const seen = world.sim.requests.filter((request) => !request.control);
@@ -122,7 +122,7 @@ describe('through a forward proxy', () => {
   });
 
   it('no_proxy bypasses it: the host does not resolve, one clear error naming it, exit 1', async () => {
-    const run = await runWorkflow({ no_proxy: HOST });
+    const run = await runWorkflowStep({ no_proxy: HOST });
     expect(run.exitCode).toBe(1);
     expect(connects).toEqual([]);
     expect(apiRequests(world.sim)).toEqual([]);

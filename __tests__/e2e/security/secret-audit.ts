@@ -82,7 +82,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
       expect(findings).toEqual([]);
     }
 
-    const runWorkflow = (inputs: Record<string, string> = {}, extraEnv: Record<string, string> = {}) =>
+    const runWorkflowStep = (inputs: Record<string, string> = {}, extraEnv: Record<string, string> = {}) =>
       runAction({
         runtime: RUNTIME,
         inputs: {
@@ -106,20 +106,20 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
 
     describe('run-workflow', () => {
       it('a successful run', async () => {
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(0);
         audit(main, await post(main));
       });
 
       it('a failing run', async () => {
         world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'assertion failed' });
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
         audit(main);
       });
 
       it('the token from SVC_TOKEN instead of the input', async () => {
-        const main = await runWorkflow({ token: '' }, { SVC_TOKEN: world.token });
+        const main = await runWorkflowStep({ token: '' }, { SVC_TOKEN: world.token });
         expect(main.exitCode).toBe(0);
         expect(main.stdout.split('\n')[0]).toBe(`::add-mask::${world.token}`);
         audit(main);
@@ -127,7 +127,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
 
       it('the dispatch is refused and the service echoes the token', async () => {
         world.sim.injectFault(echoFault(world.token, { method: 'POST', path: '/v2/workflows/dispatch' }));
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
         expect(errorLines(main)).toEqual([expect.stringContaining('The token *** is not valid')]);
         audit(main);
@@ -137,7 +137,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
         world.sim.injectFault(
           echoFault(world.token, { method: 'GET', path: '/v2/workflows/runs/', times: 6 }, 503),
         );
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
         expect(main.stdout).toContain('failed 6 times in a row; last error:');
         audit(main);
@@ -152,14 +152,14 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
           body: `<html><body>token=${world.token}</body></html>`,
         });
         world.sim.injectFault(echoFault(world.token, { method: 'GET', path: '/v2/workflows/runs/' }, 400));
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
         audit(main);
       });
 
       it('run data that echoes the token in job names and errors', async () => {
         world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: `auth ${world.token} failed` });
-        const main = await runWorkflow();
+        const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
         const findings = [...secretFindings(main, world.token, 'access token')];
         expect(findings).toEqual([]);
