@@ -13,10 +13,6 @@ type Terminal = (typeof SESSION_TERMINAL)[number];
 const isTerminal = (status: string): status is Terminal =>
   (SESSION_TERMINAL as readonly string[]).includes(status);
 
-function errorLines(run: ActionRun): string[] {
-  return run.stdout.split('\n').filter((line) => line.startsWith('::error'));
-}
-
 /** One lifecycle as it ran, and what the judge found. */
 export interface LifecycleResult {
   plan: LifecyclePlan;
@@ -72,7 +68,7 @@ export function judge(result: LifecycleResult, sim: Simulator, knownId: string |
     }
     if (run.stdout.includes('Unexpected error in the action')) problems.push(`${name}: unexpected error`);
   }
-  if (main.exitCode !== 0 && errorLines(main).length === 0 && main.signal === null)
+  if (main.exitCode !== 0 && main.errors.length === 0 && main.signal === null)
     problems.push('main failed without an error annotation');
   const lost = plan.lostCreate;
   if (lost?.variant === 'killed during a slow create') {
@@ -84,7 +80,7 @@ export function judge(result: LifecycleResult, sim: Simulator, knownId: string |
     const finishedFirst = main.exitCode === 0 && !main.stdout.includes('Received SIG');
     if (main.exitCode === 0 && !finishedFirst) problems.push('main exited 0 after a cancellation');
     // A request cut short by the cancellation is reported as the cancellation, not as a network error.
-    if (errorLines(main).some((line) => /network error: aborted/.test(line)))
+    if (main.errors.some((line) => /network error: aborted/.test(line)))
       problems.push('a cancelled request is reported as a network error');
   } else {
     if (main.exitCode !== expected.mainExit)
@@ -95,7 +91,7 @@ export function judge(result: LifecycleResult, sim: Simulator, knownId: string |
       problems.push(
         `status output ${main.outputs.status ?? '(none)'}, expected ${expected.status.join(' or ')}`,
       );
-    if (expected.errorIncludes && !errorLines(main).some((line) => line.includes(expected.errorIncludes!)))
+    if (expected.errorIncludes && !main.errors.some((line) => line.includes(expected.errorIncludes!)))
       problems.push(`main error does not mention "${expected.errorIncludes}"`);
   }
 
@@ -103,7 +99,7 @@ export function judge(result: LifecycleResult, sim: Simulator, knownId: string |
     // A run-workflow sub-action step: no post step at all.
   } else if (plan.postSignal) judgePostSignal(result, sim, knownId);
   else {
-    if (post.exitCode !== 0 && errorLines(post).length === 0 && post.signal === null)
+    if (post.exitCode !== 0 && post.errors.length === 0 && post.signal === null)
       problems.push('post failed without an error annotation');
     if (result.signalled || lost?.signal) {
       if (post.exitCode !== 0) problems.push(`post exited ${post.exitCode} after a cancellation`);
@@ -143,7 +139,7 @@ export function judge(result: LifecycleResult, sim: Simulator, knownId: string |
         post &&
         plan.postFaults.some((f) => f.effect === 'fatal') &&
         post.exitCode === 1 &&
-        errorLines(post).some((line) => line.includes(session.id))
+        post.errors.some((line) => line.includes(session.id))
       ) {
         result.refusedStops += 1;
       } else {
@@ -172,10 +168,10 @@ function judgePostSignal(result: LifecycleResult, sim: Simulator, knownId: strin
   const url = lastSavedSession(main)?.url ?? '';
   if (isTerminal(session.status)) {
     result.postSignalStopped += 1;
-    if (post.exitCode !== 0 && errorLines(post).length === 0) result.cancelledPostWithoutAnnotation += 1;
+    if (post.exitCode !== 0 && post.errors.length === 0) result.cancelledPostWithoutAnnotation += 1;
     return;
   }
-  const named = errorLines(post).some((line) => line.includes(session.id) && line.includes(url));
+  const named = post.errors.some((line) => line.includes(session.id) && line.includes(url));
   if (post.exitCode === 1 && named) {
     result.postSignalReported += 1;
     return;

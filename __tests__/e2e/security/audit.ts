@@ -67,7 +67,10 @@ export function injectedCommands(output: string, marker: string): string[] {
   return [...new Set(found.map((command) => `${command.name} (${command.format}): ${command.line}`))];
 }
 
-/** The lines the runner reads as error annotations. */
+/**
+ * The lines the runner reads as error annotations, as the step printed them (escaped, before masking):
+ * the secret audit looks for a secret in every form a line carries. What an error says is `run.errors`.
+ */
 export function errorLines(run: ActionRun): string[] {
   return readRunnerOutput(run.stdout)
     .lines.filter(({ command }) => command?.name === 'error')

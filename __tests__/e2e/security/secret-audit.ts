@@ -129,7 +129,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
         world.sim.injectFault(echoFault(world.token, { method: 'POST', path: '/v2/workflows/dispatch' }));
         const main = await runWorkflowStep();
         expect(main.exitCode).toBe(1);
-        expect(errorLines(main)).toEqual([expect.stringContaining('The token *** is not valid')]);
+        expect(main.errors).toEqual([expect.stringContaining('The token *** is not valid')]);
         audit(main);
       });
 
@@ -241,7 +241,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
         world.sim.injectFault(echoFault(world.token, { method: 'POST', path: /\/stop$/, times: 6 }, 502));
         const after = await post(main);
         expect(after.exitCode).toBe(1);
-        expect(errorLines(after)).toEqual([expect.stringContaining(main.outputs['session-id'])]);
+        expect(after.errors).toEqual([expect.stringContaining(main.outputs['session-id'])]);
         audit(main, after);
         // Clean up what the refused stop left running.
         world.sim.clearFaults();
