@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { call, visible } from './helpers.js';
-import { runStep } from '../../testkit/runner/step.js';
+import { runStep } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import { renderComment } from '../../simulator/github/index.js';
