@@ -1,3 +1,7 @@
+/**
+ * The simulator's command line (`npm run simulator`), run as a process: its options, what it prints,
+ * and how it ends on SIGINT and SIGTERM. In the e2e tier, the tier of what needs a process of its own.
+ */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
