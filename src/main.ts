@@ -16,10 +16,11 @@ import {
   unusedInputWarnings,
   type CommandName,
 } from './commands/index.js';
-import type { Command, Invocation } from './commands/command.js';
+import type { Invocation } from './commands/command.js';
 import { createClient } from './github/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
-import { commentOnPullRequest, recordingOutputs } from './github/comment.js';
+import { commentOnPullRequest } from './github/comment.js';
+import { writeRefusedInputs } from './github/outputs.js';
 import { previewOutput } from './sessions/connection.js';
 import { saveInitialState } from './sessions/state.js';
 import { onCancel } from './github/signals.js';
@@ -42,8 +43,8 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     if (invocation.baseUrl) for (const warning of transportWarnings(invocation.baseUrl)) io.warning(warning);
     for (const note of invocation.notes) io[note.level](note.text);
   } catch (error) {
-    const outputs = chosen ? (COMMANDS[chosen] as Command).failureOutputs : undefined;
-    for (const [name, value] of Object.entries(outputs ?? {})) io.setOutput(name, value);
+    // The outputs set on every path (`outcome`) say the step failed.
+    if (chosen) writeRefusedInputs(io, COMMANDS[chosen].outputs);
     reportFailure(io, error);
     return;
   }
@@ -54,18 +55,18 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     process.exitCode = 1;
     cancellation.abort();
   });
-  // With `comment: true` the outputs the command sets are kept for the pull-request comment.
+  // The outputs the command sets are kept for the pull-request comment (`comment: true`).
   const { comment } = invocation;
   const outputs: Record<string, string> = {};
-  const commandIO: ActionIO = comment ? recordingOutputs(io, outputs) : io;
   let client: ServiceClient | undefined;
   let failed = false;
   try {
     await invocation.run({
-      io: commandIO,
+      io,
       signal: cancellation.signal,
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-      client: (api) => (client ??= createClient(api, commandIO)),
+      client: (api) => (client ??= createClient(api, io)),
+      written: outputs,
     });
     // The signal came as the command finished: exit 1 (cancelled) with a message, never in silence.
     if (cancellation.signal.aborted)

@@ -13,6 +13,7 @@ import type { Simulator } from '../../simulator/index.js';
 import { apiRequests, createWorld } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { inputSource } from '../../testkit/world/sources.js';
+import { outputWriter } from '../../src/github/outputs.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -37,6 +38,13 @@ beforeEach(() => {
   });
 });
 afterEach(() => client.dispose());
+
+/** What a step that gives up on a session passes stopAndFail: its IO, its client, its outputs (start-device-session's). */
+const giving = (io: RecordingIO) => ({
+  io,
+  client,
+  outputs: outputWriter(io, COMMANDS['start-device-session'].outputs),
+});
 
 async function newSession() {
   const session = await client.createDeviceSession({ appId, platform: 'ios' });
@@ -116,7 +124,7 @@ describe('stopAndFail', () => {
     const ledger = new SessionLedger(io);
     ledger.created(session);
     const error = await failure(
-      stopAndFail({ io, client }, session, 'The session did not become ready in time.', { ledger }),
+      stopAndFail(giving(io), session, 'The session did not become ready in time.', { ledger }),
     );
     expect(error).toBeInstanceOf(ActionFailure);
     expect(error.message).toBe(
@@ -134,7 +142,7 @@ describe('stopAndFail', () => {
     const session = await newSession();
     sim.injectFault({ method: 'POST', kind: 'status', status: 503, times: 100 });
     const io = createTestIO();
-    const error = await failure(stopAndFail({ io, client }, session, 'The step was cancelled.'));
+    const error = await failure(stopAndFail(giving(io), session, 'The step was cancelled.'));
     expect(error.message).toBe(
       `The step was cancelled. Stopping it could not be confirmed (see the error above). ${session.url}`,
     );

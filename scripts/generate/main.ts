@@ -27,6 +27,7 @@ import {
 } from '../../src/commands/index.js';
 import type { Command as CommandSpec } from '../../src/commands/command.js';
 import type { InputSpec } from '../../src/inputs/table.js';
+import { MOMENTS, whenSentence, type OutputSpec } from '../../src/github/outputs.js';
 import { renderVariablesTable } from '../../src/sessions/connection.js';
 
 /** How users refer to this repository's actions: `owner/name` of package.json's `repository`. */
@@ -88,7 +89,10 @@ function subActionYaml(command: Command): string {
     ]),
   );
   const outputs = Object.fromEntries(
-    Object.entries(spec.outputs).map(([name, description]) => [name, { description }]),
+    Object.entries(spec.outputs).map(([name, output]) => [
+      name,
+      { description: `${output.description} ${whenSentence(output.when)}` },
+    ]),
   );
   const runs = {
     using: 'node24',
@@ -152,9 +156,11 @@ function rootActionYaml(): string {
   }
   const outputs: Record<string, { description: string }> = {};
   for (const command of COMMANDS)
-    for (const [name, description] of Object.entries(specs[command].outputs)) {
+    for (const [name, { description }] of Object.entries(specs[command].outputs)) {
       const users = COMMANDS.filter((user) => name in specs[user].outputs);
-      outputs[name] ??= { description: `${users.map((user) => `\`${user}\``).join(', ')}: ${description}` };
+      outputs[name] ??= {
+        description: `${users.map((user) => `\`${user}\``).join(', ')}: ${description} Set ${whenOf(name, users)}.`,
+      };
     }
   return (
     HEADER +
@@ -256,23 +262,41 @@ function renderRootInputs(): string {
   return lines.join('\n');
 }
 
-/** The root action's outputs: each with the commands that set it, linked. */
+/**
+ * When the commands that set an output set it, in words: once when they agree
+ * (`once the run is read`), otherwise each with its commands (`once the run is dispatched
+ * (\`run-workflow\`); as the step starts, once its inputs are valid (\`wait-for-run\`)`).
+ */
+function whenOf(name: string, users: Command[]): string {
+  const byMoment = new Map<OutputSpec['when'], Command[]>();
+  for (const user of users) {
+    const { when } = specs[user].outputs[name];
+    byMoment.set(when, [...(byMoment.get(when) ?? []), user]);
+  }
+  if (byMoment.size === 1) return MOMENTS[[...byMoment.keys()][0]];
+  return [...byMoment]
+    .map(([when, setters]) => `${MOMENTS[when]} (${setters.map((user) => `\`${user}\``).join(', ')})`)
+    .join('; ');
+}
+
+/** The root action's outputs: each with the commands that set it, linked, and when they set it. */
 function renderRootOutputs(): string {
-  const lines = ['| Output | Set by |', '| --- | --- |'];
+  const lines = ['| Output | Set by | When set |', '| --- | --- | --- |'];
   const names = [...new Set(COMMANDS.flatMap((command) => Object.keys(specs[command].outputs)))];
   for (const name of names) {
     const setters = COMMANDS.filter((command) => name in specs[command].outputs);
     lines.push(
-      `| \`${name}\` | ${setters.map((user) => `[\`${user}\`](${user}/README.md#outputs)`).join(', ')} |`,
+      `| \`${name}\` | ${setters.map((user) => `[\`${user}\`](${user}/README.md#outputs)`).join(', ')} | ${cell(whenOf(name, setters))} |`,
     );
   }
   return lines.join('\n');
 }
 
+/** A command's outputs: what each is, and when it is set (its table's `when`). */
 function renderOutputs(command: Command): string {
-  const lines = ['| Output | Description |', '| --- | --- |'];
-  for (const [name, description] of Object.entries(specs[command].outputs))
-    lines.push(`| \`${name}\` | ${cell(description)} |`);
+  const lines = ['| Output | When set | Description |', '| --- | --- | --- |'];
+  for (const [name, output] of Object.entries(specs[command].outputs))
+    lines.push(`| \`${name}\` | ${cell(MOMENTS[output.when])} | ${cell(output.description)} |`);
   return lines.join('\n');
 }
 

@@ -1,10 +1,12 @@
 /**
  * What a command is: one module (src/commands/<command>.ts) holds its inputs (rows of the input
- * table), its cross-field rules, its outputs, the subject of its pull-request comment and its run.
- * `defineCommand` keeps the values typed from the command's own rows inside that module and hands
- * the registry (index.ts) a command whose types no longer depend on its table.
+ * table), its cross-field rules, its outputs (rows of the output table), the subject of its
+ * pull-request comment and its run. `defineCommand` keeps the values and the output writer typed
+ * from the command's own rows inside that module and hands the registry (index.ts) a command whose
+ * types no longer depend on its tables.
  */
 import type { ActionIO } from '../github/io.js';
+import { outputWriter, type OutputName, type OutputTable, type OutputWriter } from '../github/outputs.js';
 import type { ServiceClient } from '../service/client.js';
 import type { InputNote } from '../inputs/parsers.js';
 import type { CommentKind } from '../github/comment-body.js';
@@ -26,17 +28,22 @@ export interface RunContext {
   workspace?: string;
   /** The service client for these settings: made once per step, disposed by main. */
   client(api: ApiSettings): ServiceClient;
+  /** Every output the command sets is also kept here (main: for the pull-request comment). */
+  written?: Record<string, string>;
 }
 
-export interface CommandDefinition<T extends InputTable> {
+/** What a command's own `run` gets: the context, and the writer of exactly its outputs. */
+export interface CommandContext<N extends string> extends RunContext {
+  outputs: OutputWriter<N>;
+}
+
+export interface CommandDefinition<T extends InputTable, O extends OutputTable> {
   description: string;
   inputs: T;
-  /** Output name → description. */
-  outputs: Record<string, string>;
+  /** The outputs: per name its description, when it is set, and its value when the inputs are refused. */
+  outputs: O;
   /** Whether the command's action has a post step (post.ts). */
   post?: boolean;
-  /** Outputs set when the step fails before the command runs (invalid inputs): set on every path. */
-  failureOutputs?: Record<string, string>;
   /**
    * Rules across inputs (and the event, from `source`); they see what could be read, so every
    * problem is listed at once.
@@ -50,7 +57,7 @@ export interface CommandDefinition<T extends InputTable> {
    * tells an input the user gave from one a default filled in.
    */
   comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string; variant?: string };
-  run(values: Values<T>, context: RunContext): Promise<void>;
+  run(values: Values<T>, context: CommandContext<OutputName<O>>): Promise<void>;
 }
 
 /** A command's inputs read and checked, ready to run. */
@@ -69,21 +76,21 @@ export interface Invocation {
 export interface Command {
   description: string;
   inputs: InputTable;
-  outputs: Record<string, string>;
+  outputs: OutputTable;
   post?: boolean;
-  failureOutputs?: Record<string, string>;
   /** Reads and validates every input; throws InputError listing every problem. */
   read(source: InputSource): Invocation;
 }
 
-export function defineCommand<T extends InputTable>(definition: CommandDefinition<T>): Command {
-  const { description, inputs, outputs, post, failureOutputs } = definition;
+export function defineCommand<T extends InputTable, O extends OutputTable>(
+  definition: CommandDefinition<T, O>,
+): Command {
+  const { description, inputs, outputs, post } = definition;
   return {
     description,
     inputs,
     outputs,
     post,
-    failureOutputs,
     read(source) {
       const read = readTable(inputs, source);
       const problems = [...read.problems, ...(definition.rules?.(read.values, source) ?? [])];
@@ -101,7 +108,8 @@ export function defineCommand<T extends InputTable>(definition: CommandDefinitio
       const baseUrl = typeof shared['base-url'] === 'string' ? shared['base-url'] : undefined;
       return {
         values,
-        run: (context) => definition.run(values, context),
+        run: (context) =>
+          definition.run(values, { ...context, outputs: outputWriter(context.io, outputs, context.written) }),
         comment,
         baseUrl,
         notes: [...read.notes, ...(definition.advice?.(values) ?? [])],

@@ -14,13 +14,7 @@ import {
   statusPrefix,
   statusRules,
 } from '../runs/commit-statuses.js';
-import {
-  FOLLOW_INPUTS,
-  RUN_FAILURE_OUTPUTS,
-  RUN_OUTPUTS,
-  statusContextAdvice,
-  withOutcome,
-} from '../runs/step.js';
+import { FOLLOW_INPUTS, RUN_OUTPUTS, statusContextAdvice, withOutcome } from '../runs/step.js';
 import { renderRunSummary } from '../runs/summary.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
@@ -75,10 +69,16 @@ export const runWorkflow = defineCommand({
   },
   outputs: {
     ...RUN_OUTPUTS,
-    'run-id': 'The run id, set right after the dispatch, before any waiting.',
-    status: 'The last status seen (`new` right after a dispatch with `wait: false`).',
+    'run-id': {
+      description: 'The run id, set right after the dispatch, before any waiting.',
+      when: 'dispatched',
+    },
+    'run-url': { ...RUN_OUTPUTS['run-url'], when: 'dispatched' },
+    status: {
+      description: 'The last status seen (`new` right after a dispatch with `wait: false`).',
+      when: 'run-read',
+    },
   },
-  failureOutputs: RUN_FAILURE_OUTPUTS,
   advice: statusContextAdvice,
   rules: (values, source) => [
     ...(values.wait === false && values.jobs
@@ -110,8 +110,8 @@ export const runWorkflow = defineCommand({
   }),
 
   run: (values, context) =>
-    withOutcome(context.io, context.signal, async () => {
-      const { io, signal } = context;
+    withOutcome(context.outputs, context.signal, async () => {
+      const { io, outputs, signal } = context;
       const api = apiSettings(values);
       const startedAt = Date.now();
       const deadline = startedAt + api.timeoutMs;
@@ -163,17 +163,17 @@ export const runWorkflow = defineCommand({
           })
         : undefined;
       // Outputs the user can act on (link, cancel) before any waiting.
-      io.setOutput('run-id', dispatched.id);
-      io.setOutput('run-url', runUrl);
+      outputs.set('run-id', dispatched.id);
+      outputs.set('run-url', runUrl);
       io.info(`Dispatched ${values.workflow}: run ${dispatched.id} ${runUrl}`.trimEnd());
 
       if (!values.wait) {
-        io.setOutput('status', 'new');
+        outputs.set('status', 'new');
         // With statuses: one read shows the run's commit; its statuses are left for sync-statuses.
         const read = statuses ? await client.getWorkflowRun(dispatched.id, { deadline, signal }) : undefined;
         if (read && statuses) {
           const reading = readRun(read, { onActionRequired: 'wait' });
-          setRunOutputs(io, reading);
+          setRunOutputs(outputs, io, reading);
           await statuses.leave(reading, signal.aborted ? STOP_ON_CANCEL_MS : SETTLE_AFTER_VERDICT_MS);
         }
         io.info(
@@ -204,7 +204,7 @@ export const runWorkflow = defineCommand({
           dispatched: true,
           api,
         },
-        { io, client, signal, statuses },
+        { io, outputs, client, signal, statuses },
         { startedAt, firstReadAfterInterval: true },
       );
     }),

@@ -27,7 +27,7 @@ import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../sessions/summary.js';
 import { oneLine } from '../text/plain.js';
 import { waitUntilReady } from '../sessions/ready.js';
-import { CONNECTION_OUTPUTS, SESSION_ID_LINE } from '../sessions/connection.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
 import { MAX_SESSIONS as MAX_START_ATTEMPTS, SessionLedger } from '../sessions/state.js';
 import { stopAndFail } from '../sessions/stop.js';
 import { closeErrored, createSession } from '../sessions/create.js';
@@ -140,8 +140,13 @@ export const startDeviceSession = defineCommand({
   inputs,
   outputs: {
     ...CONNECTION_OUTPUTS,
-    'session-id': 'The session id, set as soon as the session exists.',
-    status: 'The last status seen (`new` with `wait: false`, `in-progress` once ready).',
+    'session-id': { description: 'The session id, set as soon as the session exists.', when: 'created' },
+    'session-url': { ...CONNECTION_OUTPUTS['session-url'], when: 'created' },
+    'job-run-id': { ...CONNECTION_OUTPUTS['job-run-id'], when: 'created' },
+    status: {
+      description: 'The last status seen (`new` with `wait: false`, `in-progress` once ready).',
+      when: 'ready',
+    },
   },
   post: true,
   rules: sessionRules,
@@ -156,10 +161,10 @@ export const startDeviceSession = defineCommand({
   }),
 
   async run(values, context) {
-    const { io, signal } = context;
+    const { io, outputs, signal } = context;
     const api = apiSettings(values);
     const client = context.client(api);
-    const service = { io, client, signal };
+    const service = { io, outputs, client, signal };
     const request = createRequest(values);
     const of = values['start-attempts'];
     const ledger = new SessionLedger(io);
@@ -187,7 +192,7 @@ export const startDeviceSession = defineCommand({
       });
       if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.', { ledger });
       if (!values.wait) {
-        io.setOutput('status', created.status);
+        writeSessionOutputs(outputs, 'last-seen', created);
         io.info(
           `Not waiting for the session (wait: false). Wait for session ${created.id} later with wait-for-device-session and \`${SESSION_ID_LINE}\`, <id> being this step's id.`,
         );

@@ -4,6 +4,7 @@ import { apiSettings, baseUrl, timeout, token } from '../inputs/table.js';
 import { logStopped, stopSession, StopNotConfirmed } from '../sessions/stop.js';
 import { renderStopSummary } from '../sessions/stop-summary.js';
 import { defineCommand } from './command.js';
+import { writeSessionOutputs } from '../sessions/connection.js';
 import { hostOf } from '../github/context.js';
 
 export const stopDeviceSession = defineCommand({
@@ -19,10 +20,12 @@ export const stopDeviceSession = defineCommand({
     },
     'timeout-minutes': timeout(5, 'for the service to confirm the stop'),
   },
-  outputs: { status: 'The session status after the stop (`stopped` or `errored`).' },
+  outputs: {
+    status: { description: 'The session status after the stop (`stopped` or `errored`).', when: 'stopped' },
+  },
 
   async run(values, context) {
-    const { io, signal } = context;
+    const { io, outputs, signal } = context;
     const api = apiSettings(values);
     const sessionId = values['session-id'];
     io.info(`Stopping device session ${sessionId} at ${hostOf(api.baseUrl)}.`);
@@ -39,7 +42,7 @@ export const stopDeviceSession = defineCommand({
         );
       throw error;
     }
-    io.setOutput('status', session.status);
+    writeSessionOutputs(outputs, 'stopped', session);
     logStopped(io, session);
     await io.appendSummary(renderStopSummary({ sessionId, session }, io.redact));
   },

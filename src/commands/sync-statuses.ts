@@ -42,11 +42,20 @@ export const syncStatusesCommand = defineCommand({
     },
   },
   outputs: {
-    settled: 'How many statuses were settled (set to the state of a run that ended).',
-    pending:
-      'How many statuses were left pending (the run goes on, could not be read now, or max-runs was reached).',
-    refused:
-      'How many statuses were not trusted (another account, a link that is not the run, a run of another commit, a run the token cannot read).',
+    settled: {
+      description: 'How many statuses were settled (set to the state of a run that ended).',
+      when: 'synced',
+    },
+    pending: {
+      description:
+        'How many statuses were left pending (the run goes on, could not be read now, or max-runs was reached).',
+      when: 'synced',
+    },
+    refused: {
+      description:
+        'How many statuses were not trusted (another account, a link that is not the run, a run of another commit, a run the token cannot read).',
+      when: 'synced',
+    },
   },
   rules: (values) =>
     values['github-token']
@@ -54,7 +63,7 @@ export const syncStatusesCommand = defineCommand({
       : ['`github-token` is required (default `${{ github.token }}`, with `statuses: write`).'],
 
   async run(values, context) {
-    const { io, signal } = context;
+    const { io, outputs, signal } = context;
     const api = apiSettings({ ...values, 'timeout-minutes': 10 });
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
     if (!owner || !repo)
@@ -77,9 +86,9 @@ export const syncStatusesCommand = defineCommand({
         { octokit: github.octokit, owner, repo, login },
         { commit: values.commit, maxRuns: values['max-runs'], deadline: Date.now() + api.timeoutMs, signal },
       );
-      io.setOutput('settled', String(report.settled.length));
-      io.setOutput('pending', String(report.pending.length));
-      io.setOutput('refused', String(report.refused.length));
+      outputs.set('settled', String(report.settled.length));
+      outputs.set('pending', String(report.pending.length));
+      outputs.set('refused', String(report.refused.length));
       for (const entry of report.settled)
         io.info(`Settled \`${entry.context}\` on ${entry.commit}: ${entry.state} (${entry.why}).`);
       for (const entry of report.refused)

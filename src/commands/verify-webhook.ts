@@ -23,6 +23,7 @@ import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webh
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
 import { renderWebhookRejected, renderWebhookSummary } from '../webhook/summary.js';
 import type { ActionIO } from '../github/io.js';
+import type { OutputTable, OutputWriter } from '../github/outputs.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -65,32 +66,56 @@ const inputs = {
   },
 } satisfies InputTable;
 
-export const verifyWebhook = defineCommand({
-  description:
-    'Check the `svc-signature` of a webhook delivery the service sent (relayed into a workflow) and expose its fields.',
-  inputs,
-  outputs: {
-    event: '`BUILD` or `SUBMIT`.',
-    id: 'The build or submission id.',
-    status: 'The build or submission status (`finished`, `errored` or `canceled`).',
-    platform: '`ios` or `android`.',
-    'app-id': 'The project id.',
-    'error-code':
+/** Every output is set once the delivery is verified and read; a refused delivery sets none. */
+const webhookOutputs = {
+  event: { description: '`BUILD` or `SUBMIT`.', when: 'verified' },
+  id: { description: 'The build or submission id.', when: 'verified' },
+  status: {
+    description: 'The build or submission status (`finished`, `errored` or `canceled`).',
+    when: 'verified',
+  },
+  platform: { description: '`ios` or `android`.', when: 'verified' },
+  'app-id': { description: 'The project id.', when: 'verified' },
+  'error-code': {
+    description:
       'The `errorCode` of a failed build (`error`) or submission (`submissionInfo.error`); empty when absent.',
-    'error-message': 'The `message` of that error; empty when absent.',
-    'artifact-url':
+    when: 'verified',
+  },
+  'error-message': { description: 'The `message` of that error; empty when absent.', when: 'verified' },
+  'artifact-url': {
+    description:
       "A build's `artifacts.buildUrl` (successful builds), a submission's `archiveUrl`; empty when absent.",
-    'details-url':
+    when: 'verified',
+  },
+  'details-url': {
+    description:
       'The page of the build or submission on the service (`buildDetailsPageUrl` / `submissionDetailsPageUrl`).',
-    'logs-url':
+    when: 'verified',
+  },
+  'logs-url': {
+    description:
       "A submission's `submissionInfo.logsUrl`; empty for a build (its payload has no logs URL) and for a submission that has none (canceled before it ran).",
-    payload: 'The parsed body as JSON.',
-    'delivery-key':
+    when: 'verified',
+  },
+  payload: { description: 'The parsed body as JSON.', when: 'verified' },
+  'delivery-key': {
+    description:
       'The SHA-256, in hex, of the event\'s identity, the JSON array `["<event>","<id>","<status>"]`: ' +
       'the same for every delivery of one completion of one build or submission, even when a redelivery is ' +
       'serialised differently. The service delivers again when the receiver did not acknowledge a delivery, ' +
       'and a captured body verifies for ever, so a workflow acts once per key (the relay recipe creates a tag named after it).',
+    when: 'verified',
   },
+} satisfies OutputTable;
+
+/** What the delivery's fields give (writeDeliveryOutputs); the delivery key is computed from them. */
+type WebhookOutput = Exclude<keyof typeof webhookOutputs, 'delivery-key'>;
+
+export const verifyWebhook = defineCommand({
+  description:
+    'Check the `svc-signature` of a webhook delivery the service sent (relayed into a workflow) and expose its fields.',
+  inputs,
+  outputs: webhookOutputs,
   rules: (values) => {
     if (values.payload !== undefined && values['payload-file'] !== undefined)
       return ['set exactly one of `payload` and `payload-file`, not both.'];
@@ -99,7 +124,7 @@ export const verifyWebhook = defineCommand({
     return [];
   },
 
-  async run(values, { io }) {
+  async run(values, { io, outputs }) {
     const body = await readBody(values.payload, values['payload-file']).catch(async (error: unknown) => {
       await io.appendSummary(renderWebhookRejected('unreadable'));
       throw error;
@@ -121,9 +146,9 @@ export const verifyWebhook = defineCommand({
       throw error;
     }
     const fields = webhookFields(parsed);
-    setOutputs(io, fields, parsed.json);
+    writeDeliveryOutputs(outputs, fields, parsed.json);
     const key = deliveryKey(fields);
-    io.setOutput('delivery-key', key);
+    outputs.set('delivery-key', key);
     logDelivery(io, fields);
     io.info(
       `Delivery key (the SHA-256 of the event's identity, ${fields.event} ${fields.id} ${oneLine(fields.status, 40)}; the same for every delivery of this event): ${key}.`,
@@ -135,18 +160,23 @@ export const verifyWebhook = defineCommand({
   },
 });
 
-function setOutputs(io: ActionIO, fields: WebhookFields, json: unknown): void {
-  io.setOutput('event', fields.event);
-  io.setOutput('id', fields.id);
-  io.setOutput('status', fields.status);
-  io.setOutput('platform', fields.platform);
-  io.setOutput('app-id', fields.appId);
-  io.setOutput('error-code', fields.error?.errorCode ?? '');
-  io.setOutput('error-message', fields.error?.message ?? '');
-  io.setOutput('artifact-url', fields.artifactUrl ?? '');
-  io.setOutput('details-url', fields.detailsUrl);
-  io.setOutput('logs-url', fields.logsUrl ?? '');
-  io.setOutput('payload', JSON.stringify(json));
+/** Every output but the delivery key, from the delivery's fields. */
+function writeDeliveryOutputs(
+  outputs: OutputWriter<WebhookOutput>,
+  fields: WebhookFields,
+  json: unknown,
+): void {
+  outputs.set('event', fields.event);
+  outputs.set('id', fields.id);
+  outputs.set('status', fields.status);
+  outputs.set('platform', fields.platform);
+  outputs.set('app-id', fields.appId);
+  outputs.set('error-code', fields.error?.errorCode ?? '');
+  outputs.set('error-message', fields.error?.message ?? '');
+  outputs.set('artifact-url', fields.artifactUrl ?? '');
+  outputs.set('details-url', fields.detailsUrl);
+  outputs.set('logs-url', fields.logsUrl ?? '');
+  outputs.set('payload', JSON.stringify(json));
 }
 
 /** What the delivery says, one line each; its text is printed as text (io.info neutralises it). */

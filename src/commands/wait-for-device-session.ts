@@ -2,7 +2,7 @@
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '../inputs/table.js';
 import { waitUntilReady } from '../sessions/ready.js';
-import { CONNECTION_OUTPUTS, SESSION_ID_LINE } from '../sessions/connection.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -27,13 +27,13 @@ export const waitForDeviceSession = defineCommand({
     'poll-interval-seconds': pollInterval(5),
     'timeout-minutes': timeout(15, 'for the session to be ready'),
   },
-  outputs: CONNECTION_OUTPUTS,
+  outputs: { ...CONNECTION_OUTPUTS, 'session-id': { ...CONNECTION_OUTPUTS['session-id'], when: 'started' } },
 
   async run(values, context) {
-    const { io, signal } = context;
+    const { io, outputs, signal } = context;
     const api = apiSettings(values);
     const sessionId = values['session-id'];
-    io.setOutput('session-id', sessionId);
+    writeSessionOutputs(outputs, 'named', { id: sessionId });
     io.info(`Waiting for device session ${sessionId} at ${hostOf(api.baseUrl)} to be ready.`);
     await waitUntilReady(
       { id: sessionId, status: 'unknown', url: null },
@@ -42,7 +42,7 @@ export const waitForDeviceSession = defineCommand({
         api,
         note: 'This step does not stop the session when the job ends.',
       },
-      { io, client: context.client(api), signal },
+      { io, outputs, client: context.client(api), signal },
       { startedAt: Date.now(), firstReadAfterInterval: false },
     );
   },

@@ -3,13 +3,7 @@ import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
 import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
-import {
-  FOLLOW_INPUTS,
-  RUN_FAILURE_OUTPUTS,
-  RUN_OUTPUTS,
-  statusContextAdvice,
-  withOutcome,
-} from '../runs/step.js';
+import { FOLLOW_INPUTS, RUN_OUTPUTS, statusContextAdvice, withOutcome } from '../runs/step.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
 import { hostOf } from '../github/context.js';
@@ -41,7 +35,6 @@ export const waitForRun = defineCommand({
     ...FOLLOW_INPUTS,
   },
   outputs: RUN_OUTPUTS,
-  failureOutputs: RUN_FAILURE_OUTPUTS,
   // With `comment: true` it also keeps this gate's pull-request comment apart from another's.
   advice: (values) => (values.comment ? [] : statusContextAdvice(values)),
   rules: (values) => [
@@ -62,11 +55,11 @@ export const waitForRun = defineCommand({
   }),
 
   run: (values, context) =>
-    withOutcome(context.io, context.signal, async () => {
-      const { io, signal } = context;
+    withOutcome(context.outputs, context.signal, async () => {
+      const { io, outputs, signal } = context;
       const api = apiSettings(values);
       const runId = values['run-id'];
-      io.setOutput('run-id', runId);
+      outputs.set('run-id', runId);
       const which = values.jobs ? `jobs ${values.jobs.join(', ')} of ` : '';
       const commit = values['expected-commit'];
       io.info(
@@ -90,7 +83,7 @@ export const waitForRun = defineCommand({
           dispatched: false,
           api,
         },
-        { io, client: context.client(api), signal, statuses },
+        { io, outputs, client: context.client(api), signal, statuses },
         { startedAt: Date.now(), firstReadAfterInterval: false },
       );
     }),

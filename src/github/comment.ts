@@ -26,17 +26,6 @@ interface CommentSettings {
   githubToken: string;
 }
 
-/** An ActionIO that also keeps every output the command sets in `outputs`, for the comment. */
-export function recordingOutputs(io: ActionIO, outputs: Record<string, string>): ActionIO {
-  return {
-    ...io,
-    setOutput: (name, value) => {
-      outputs[name] = value;
-      io.setOutput(name, value);
-    },
-  };
-}
-
 /**
  * Whether a comment's author is the token's account. Logins compare ignoring case, and exactly
  * otherwise: `viewer` names an app's bot as REST does (`github-actions[bot]`), and a user `x` and

@@ -16,7 +16,8 @@ import { ActionFailure } from '../errors.js';
 import { judge, unsuccessful } from './verdict.js';
 import { orderByNeeds } from './job-graph.js';
 import { readRun, type Reading } from './reading.js';
-import { JOB_OUTPUTS_BOUND, RunFailure, type FollowedRun, type Outcome } from './step.js';
+import { JOB_OUTPUTS_BOUND, RunFailure, type FollowedRun, type FollowOutput, type Outcome } from './step.js';
+import type { OutputWriter } from '../github/outputs.js';
 import type { ServiceContext } from '../github/context.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
 import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
@@ -32,10 +33,10 @@ const JOBS_LOGGED = 100;
 export async function followRun(
   followed: FollowedRun,
   /** With `commit-statuses: true`, `statuses`: the statuses the run and its jobs set as they move. */
-  context: ServiceContext & { statuses?: RunStatuses },
+  context: ServiceContext & { outputs: OutputWriter<FollowOutput>; statuses?: RunStatuses },
   timing: { startedAt: number; firstReadAfterInterval: boolean },
 ): Promise<Outcome> {
-  const { io, client, signal, statuses } = context;
+  const { io, outputs, client, signal, statuses } = context;
   const deadline = timing.startedAt + followed.api.timeoutMs;
   let runUrl = followed.runUrl ?? '';
   const progress = new Progress(io, timing.startedAt, HEARTBEAT_MS);
@@ -75,7 +76,7 @@ export async function followRun(
         const { run } = reading;
         if (run.url && !runUrl) {
           runUrl = run.url;
-          io.setOutput('run-url', runUrl);
+          outputs.set('run-url', runUrl);
         }
         let changed = false;
         for (const job of run.jobs) {
@@ -110,8 +111,8 @@ export async function followRun(
     throw error;
   }
 
-  if (last) setRunOutputs(io, last);
-  if (!runUrl) io.setOutput('run-url', '');
+  if (last) setRunOutputs(outputs, io, last);
+  if (!runUrl) outputs.set('run-url', '');
   const link = runUrl ? ` ${runUrl}` : '';
   const verdict = judge(outcome, followed, last, runUrl);
   await statuses?.end(verdict.outcome, last, { withinMs: settleWithin(), listedJobsOnly });
@@ -156,15 +157,19 @@ function readFailure(error: unknown, followed: FollowedRun, exists: boolean, run
 }
 
 /** The outputs of a run as `reading` shows it, its jobs bounded by JOB_OUTPUTS_BOUND. */
-export function setRunOutputs(io: ActionIO, reading: Reading): void {
+export function setRunOutputs(
+  outputs: OutputWriter<Exclude<FollowOutput, 'run-url'>>,
+  io: Pick<ActionIO, 'warning'>,
+  reading: Reading,
+): void {
   const { run } = reading;
-  io.setOutput('status', run.status);
-  io.setOutput('git-commit-hash', run.gitCommitHash ?? '');
+  outputs.set('status', run.status);
+  outputs.set('git-commit-hash', run.gitCommitHash ?? '');
   const failed = new Set(unsuccessful(reading.followed));
   const kept = jobsWithinBound(reading, failed);
   const jobs = run.jobs.filter((job) => kept.has(job));
-  io.setOutput('jobs', JSON.stringify(jobs));
-  io.setOutput(
+  outputs.set('jobs', JSON.stringify(jobs));
+  outputs.set(
     'failed-jobs',
     reading.followed
       .filter((job) => failed.has(job) && kept.has(job))
@@ -173,15 +178,15 @@ export function setRunOutputs(io: ActionIO, reading: Reading): void {
   );
   const ids = (pick: (job: WorkflowJob) => string | null | undefined) =>
     JSON.stringify(jobs.map(pick).filter((id): id is string => !!id));
-  io.setOutput(
+  outputs.set(
     'build-ids',
     ids((job) => job.buildId),
   );
-  io.setOutput(
+  outputs.set(
     'submission-ids',
     ids((job) => job.submissionId),
   );
-  io.setOutput(
+  outputs.set(
     'job-outputs',
     JSON.stringify(Object.fromEntries(jobs.map((job) => [job.key, job.outputs ?? {}]))),
   );

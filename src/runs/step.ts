@@ -4,7 +4,7 @@
  * run's own statuses keep the service's spelling (`canceled`); the step's own cancellation is
  * `interrupted`, so the two never read alike.
  */
-import type { ActionIO } from '../github/io.js';
+import type { OutputTable, OutputWriter } from '../github/outputs.js';
 import {
   comment,
   githubToken,
@@ -131,22 +131,41 @@ const BOUND =
 
 /** The outputs of a followed run, shared by run-workflow and wait-for-run. */
 export const RUN_OUTPUTS = {
-  'run-id': 'The id of the run followed.',
-  'run-url': "The run's page on the service.",
-  status: 'The last status seen.',
-  'git-commit-hash': 'The commit the run ran on, once read.',
-  jobs: "JSON array of the run's jobs as the service returned them, in its order. " + BOUND,
-  'failed-jobs':
-    'Keys of the jobs that did not succeed (`failure`, `canceled`, `skipped`), comma-separated, in the order of the run; with `jobs`, among the listed ones. Empty when none. ' +
-    BOUND,
-  'build-ids': 'JSON array of the non-null build ids across jobs. ' + BOUND,
-  'submission-ids': 'JSON array of the non-null submission ids across jobs. ' + BOUND,
-  'job-outputs': "JSON object: job key → that job's `outputs`. " + BOUND,
-  outcome: `How the step ended, set on every path: ${OUTCOMES.map((value) => `\`${value}\` (${OUTCOME_MEANINGS[value]})`).join('; ')}.`,
-};
+  'run-id': { description: 'The id of the run followed.', when: 'started' },
+  'run-url': { description: "The run's page on the service.", when: 'run-read' },
+  status: { description: 'The last status seen.', when: 'run-read' },
+  'git-commit-hash': { description: 'The commit the run ran on, once read.', when: 'run-read' },
+  jobs: {
+    description: "JSON array of the run's jobs as the service returned them, in its order. " + BOUND,
+    when: 'run-read',
+  },
+  'failed-jobs': {
+    description:
+      'Keys of the jobs that did not succeed (`failure`, `canceled`, `skipped`), comma-separated, in the order of the run; with `jobs`, among the listed ones. Empty when none. ' +
+      BOUND,
+    when: 'run-read',
+  },
+  'build-ids': {
+    description: 'JSON array of the non-null build ids across jobs. ' + BOUND,
+    when: 'run-read',
+  },
+  'submission-ids': {
+    description: 'JSON array of the non-null submission ids across jobs. ' + BOUND,
+    when: 'run-read',
+  },
+  'job-outputs': { description: "JSON object: job key → that job's `outputs`. " + BOUND, when: 'run-read' },
+  outcome: {
+    description: `How the step ended, set on every path: ${OUTCOMES.map((value) => `\`${value}\` (${OUTCOME_MEANINGS[value]})`).join('; ')}.`,
+    when: 'always',
+    // The step's inputs were refused.
+    onInvalidInputs: 'failure' satisfies Outcome,
+  },
+} satisfies OutputTable;
 
-/** What the step's outputs are when its inputs are refused. */
-export const RUN_FAILURE_OUTPUTS = { outcome: 'failure' satisfies Outcome };
+/** An output of a followed run. */
+export type RunOutput = keyof typeof RUN_OUTPUTS;
+/** What following a run writes (follow.ts): its page, and what each read shows. */
+export type FollowOutput = Exclude<RunOutput, 'run-id' | 'outcome'>;
 
 /** The run a step follows, and how. */
 export interface FollowedRun {
@@ -183,7 +202,7 @@ export class RunFailure extends ActionFailure {
  * RunFailure's own outcome, `interrupted` once the step was cancelled, otherwise `failure`.
  */
 export async function withOutcome(
-  io: Pick<ActionIO, 'setOutput'>,
+  outputs: OutputWriter<'outcome'>,
   signal: AbortSignal,
   body: () => Promise<Outcome>,
 ): Promise<void> {
@@ -195,6 +214,6 @@ export async function withOutcome(
     throw error;
   } finally {
     // A cancellation that cut a request short, or came just as the body ended, is what happened.
-    io.setOutput('outcome', signal.aborted ? 'interrupted' : outcome);
+    outputs.set('outcome', signal.aborted ? 'interrupted' : outcome);
   }
 }

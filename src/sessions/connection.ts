@@ -1,21 +1,46 @@
 /**
- * The connection of a ready device session, in one table: each row says where a value comes from
- * (the session, or a `remoteConfig` field), the step output that carries it, the environment
- * variable the controllers read it from (exported for later steps with `export-env: true`), whether
- * the service documents it as a secret, and what it is. The outputs, the exported variables, the
- * masking of the documented secrets, the summary's browser-preview link, the outputs' descriptions
- * in action.yml and the README's table of exported variables all come from these rows.
+ * A device session's outputs, in one table: the session's own (id, page, job run, status) and its
+ * connection once ready. Each row says where a value comes from (the session, or a `remoteConfig`
+ * field), the step output that carries it, when the step writes it (the phases below), the
+ * environment variable the controllers read it from (exported for later steps with
+ * `export-env: true`), whether the service documents it as a secret, and what it is. The outputs,
+ * the exported variables, the masking of the documented secrets, the summary's browser-preview
+ * link, the outputs' descriptions in action.yml and the README's table of exported variables all
+ * come from these rows.
  */
 import type { DeviceSession } from '../service/contract.js';
+import type { OutputWriter } from '../github/outputs.js';
+
+/**
+ * When the step writes a session's outputs, each phase in one place (writeSessionOutputs), from
+ * the rows that name it. Once the session is `ready`, every row is written.
+ */
+export type SessionPhase =
+  /** start-device-session's create was answered: the session exists (create.ts). */
+  | 'created'
+  /** wait-for-device-session was given the session's id: the step knows it before any read. */
+  | 'named'
+  /** A read showed the session's page for the first time (ready.ts). */
+  | 'page-seen'
+  /** The step's last look at a session that is not ready: it ended first, or `wait: false` leaves it. */
+  | 'last-seen'
+  | 'ready'
+  /** The service confirmed a stop (stop.ts, stop-device-session). */
+  | 'stopped';
+
+/** What a phase knows of the session: at least its id. */
+type KnownSession = Pick<DeviceSession, 'id'> & Partial<DeviceSession>;
 
 interface ConnectionRow {
   output: string;
   /** The step output's description (action.yml, the README). */
   description: string;
+  /** The phases that write the row before the session is ready (then every row is written). */
+  before?: readonly Exclude<SessionPhase, 'ready'>[];
   /** The `remoteConfig` field it comes from; none for the session's own fields. */
   field?: string;
   /** The value, for a row that is not a `remoteConfig` string field as it is. */
-  value?: (session: DeviceSession) => string;
+  value?: (session: KnownSession) => string;
   /** The environment variable exported for later steps, and for which session types. */
   env?: { name: string; types: string; value: string; secret?: string };
   /** service-interface.md marks the field as secret: masked whatever it looks like. */
@@ -34,10 +59,11 @@ export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
 /** How a workflow passes a session to a later step: the start step's output, `<id>` being its `id:`. */
 export const SESSION_ID_LINE = 'session-id: ${{ steps.<id>.outputs.session-id }}';
 
-const ROWS: ConnectionRow[] = [
+const SESSION_ROWS = [
   {
     output: 'session-id',
     description: 'The session id.',
+    before: ['created', 'named'],
     value: (session) => session.id,
     env: {
       name: SESSION_ID_ENV,
@@ -46,16 +72,23 @@ const ROWS: ConnectionRow[] = [
         'the session id (`start-device-session`: as soon as it exists), for scripts; no command reads it',
     },
   },
-  { output: 'session-url', description: "The session's page on the service.", value: (s) => s.url ?? '' },
+  {
+    output: 'session-url',
+    description: "The session's page on the service.",
+    before: ['created', 'page-seen'],
+    value: (s) => s.url ?? '',
+  },
   {
     output: 'job-run-id',
     description: 'The id of the job run behind the session.',
+    before: ['created'],
     value: (s) => s.jobRunId ?? '',
   },
   {
     output: 'status',
     description: 'The last status seen (`in-progress` once ready).',
-    value: (s) => s.status,
+    before: ['last-seen', 'stopped'],
+    value: (s) => s.status ?? '',
   },
   {
     output: 'remote-config',
@@ -126,12 +159,42 @@ const ROWS: ConnectionRow[] = [
     preview: true,
   },
   { output: 'preview-url', description: 'serve-sim: the preview URL.', field: 'previewUrl', preview: true },
-];
+] as const satisfies readonly ConnectionRow[];
+const ROWS: readonly ConnectionRow[] = SESSION_ROWS;
 
-/** Output name → description, for the commands that expose a session's connection. */
-export const CONNECTION_OUTPUTS: Record<string, string> = Object.fromEntries(
-  ROWS.map((row) => [row.output, row.description]),
-);
+type Row = (typeof SESSION_ROWS)[number];
+/** A session's output. */
+export type SessionOutput = Row['output'];
+/** The outputs a phase writes: the rows that name it, every row once ready. */
+export type PhaseOutput<P extends SessionPhase> = P extends 'ready'
+  ? SessionOutput
+  : Row extends infer R
+    ? R extends { output: infer O; before: readonly (infer B)[] }
+      ? P extends B
+        ? O
+        : never
+      : never
+    : never;
+
+/** The outputs of the commands that expose a session's connection: each set once the session is ready. */
+export const CONNECTION_OUTPUTS = Object.fromEntries(
+  ROWS.map((row) => [row.output, { description: row.description, when: 'ready' }]),
+) as { [K in SessionOutput]: { description: string; when: 'ready' } };
+
+/**
+ * Writes the outputs of `phase` for `session`, from the rows; returns the values written. The one
+ * place each phase's outputs are written.
+ */
+export function writeSessionOutputs<P extends SessionPhase>(
+  outputs: OutputWriter<PhaseOutput<P>>,
+  phase: P,
+  session: KnownSession,
+): Record<string, string> {
+  const values = connectionOutputs(session);
+  const written = ROWS.filter((row) => phase === 'ready' || row.before?.includes(phase as never));
+  for (const row of written) outputs.set(row.output as PhaseOutput<P>, values[row.output]);
+  return Object.fromEntries(written.map((row) => [row.output, values[row.output]]));
+}
 
 /** `remoteConfig` fields that service-interface.md marks as secret (masking.ts). */
 export const DOCUMENTED_SECRETS: ReadonlySet<string> = new Set(
@@ -139,7 +202,7 @@ export const DOCUMENTED_SECRETS: ReadonlySet<string> = new Set(
 );
 
 /** The value of each output for a session, '' where it has none. */
-export function connectionOutputs(session: DeviceSession): Record<string, string> {
+function connectionOutputs(session: KnownSession): Record<string, string> {
   const config = (session.remoteConfig ?? {}) as Record<string, unknown>;
   return Object.fromEntries(
     ROWS.map((row) => {

@@ -12,7 +12,8 @@ import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError 
 import { ActionFailure } from '../errors.js';
 import type { ServiceContext } from '../github/context.js';
 import type { SessionLedger } from './state.js';
-import { SESSION_ID_ENV } from './connection.js';
+import { SESSION_ID_ENV, writeSessionOutputs, type PhaseOutput } from './connection.js';
+import type { OutputWriter } from '../github/outputs.js';
 import { maskSession } from './masking.js';
 import { deviceTime } from './accounting.js';
 import { stopAndFail, stopSession } from './stop.js';
@@ -35,10 +36,13 @@ const CREATE_WITHIN_MS = 60_000;
 /** The stop that closes an errored session before another attempt. */
 const CLOSE_ERRORED_WITHIN_MS = 30_000;
 
+/** What creating a session writes: the created phase's outputs, and the stopped phase's if it is stopped at once. */
+type CreateOutputs = OutputWriter<PhaseOutput<'created'> | PhaseOutput<'stopped'>>;
+
 /** One create request; the session exists (state, outputs, variable) when it returns. */
 export async function createSession(
   request: CreateSessionRequest,
-  service: ServiceContext,
+  service: ServiceContext & { outputs: CreateOutputs },
   options: CreateOptions,
 ): Promise<DeviceSession> {
   const { io, client } = service;
@@ -60,8 +64,7 @@ export async function createSession(
     throw error;
   }
   maskSession(io, created);
-  recordSession(service, { id: created.id, url: created.url ?? '' }, options);
-  io.setOutput('job-run-id', created.jobRunId ?? '');
+  recordSession(service, { id: created.id, url: created.url ?? '', jobRunId: created.jobRunId }, options);
   io.info(`Created device session ${created.id}: ${created.url ?? ''}`.trimEnd());
   if (!options.autoStop && options.attempt === 1)
     io.info(
@@ -70,15 +73,14 @@ export async function createSession(
   return created;
 }
 
-/** The session exists: state for the post step, its id and page as outputs at once. */
+/** The session exists: state for the post step, its id, page and job run as outputs at once. */
 function recordSession(
-  { io }: ServiceContext,
-  session: { id: string; url: string },
+  { io, outputs }: ServiceContext & { outputs: CreateOutputs },
+  session: { id: string; url: string; jobRunId?: string | null },
   options: CreateOptions,
 ): void {
-  options.ledger.created(session);
-  io.setOutput('session-id', session.id);
-  io.setOutput('session-url', session.url);
+  options.ledger.created({ id: session.id, url: session.url });
+  writeSessionOutputs(outputs, 'created', session);
   if (options.exportEnv) io.exportVariable(SESSION_ID_ENV, session.id);
 }
 

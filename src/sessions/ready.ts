@@ -20,7 +20,14 @@ import type { ActionIO } from '../github/io.js';
 import type { ServiceContext } from '../github/context.js';
 import type { SessionLedger } from './state.js';
 import { stopAndFail } from './stop.js';
-import { connectionOutputs, connectionVariables, previewUrl } from './connection.js';
+import {
+  connectionVariables,
+  previewUrl,
+  writeSessionOutputs,
+  type PhaseOutput,
+  type SessionOutput,
+} from './connection.js';
+import type { OutputWriter } from '../github/outputs.js';
 import { deviceTitle } from './name.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
@@ -52,10 +59,11 @@ export async function waitUntilReady(
     /** The step's post state (start-device-session only): a session that ends is recorded there. */
     ledger?: SessionLedger;
   },
-  context: ServiceContext,
+  /** `outputs`: every output of a session (stopAndFail writes the stopped phase's). */
+  context: ServiceContext & { outputs: OutputWriter<SessionOutput> },
   timing: { startedAt: number; firstReadAfterInterval: boolean },
 ): Promise<WaitResult> {
-  const { io, client, signal } = context;
+  const { io, outputs, client, signal } = context;
   let sessionUrl = session.url ?? '';
   const progress = new Progress(io, timing.startedAt, HEARTBEAT_MS);
   if (session.status !== 'unknown') progress.update('session', session.status);
@@ -76,7 +84,7 @@ export async function waitUntilReady(
       onRead: (read) => {
         if (read.url && !sessionUrl) {
           sessionUrl = read.url;
-          io.setOutput('session-url', sessionUrl);
+          writeSessionOutputs(outputs, 'page-seen', read);
         }
         if (!KNOWN_SESSION_STATUSES.has(read.status))
           progress.unknownStatus('Session', read.status, 'not ready yet');
@@ -118,8 +126,8 @@ export async function waitUntilReady(
     });
   }
   const ready = outcome.value;
-  io.setOutput('status', ready.status);
   if (!isReady(ready)) {
+    writeSessionOutputs(outputs, 'last-seen', ready);
     // Another attempt follows: the caller stops this one and says so.
     if (options.retryIfErrored && ready.status === 'errored') return { kind: 'errored', session: ready };
     options.ledger?.ended(ready, deviceTime(ready));
@@ -129,7 +137,7 @@ export async function waitUntilReady(
     await io.appendSummary(summarize(ready.startedAt ? 'ended-after-ready' : 'ended', ready, { reason }));
     throw new ActionFailure(`${reason} ${ready.url ?? sessionUrl}`.trimEnd());
   }
-  exposeConnection(io, ready, options.exportEnv);
+  exposeConnection(io, outputs, ready, options.exportEnv);
   io.info(`Device session ready after ${progress.elapsed()}.`);
   await io.appendSummary(summarize('ready', ready, { note: options.note }));
   return { kind: 'ready', session: ready };
@@ -176,10 +184,14 @@ function isReady(session: DeviceSession): boolean {
 }
 
 /** Masks every credential first, then writes outputs and (optionally) the controllers' variables. */
-function exposeConnection(io: ActionIO, session: DeviceSession, exportEnv: boolean): void {
+function exposeConnection(
+  io: ActionIO,
+  writer: OutputWriter<PhaseOutput<'ready'>>,
+  session: DeviceSession,
+  exportEnv: boolean,
+): void {
   maskSession(io, { remoteConfig: session.remoteConfig ?? {} });
-  const outputs = connectionOutputs(session);
-  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, value);
+  const outputs = writeSessionOutputs(writer, 'ready', session);
   describeConnection(io, session, outputs);
   if (exportEnv) exportForLaterSteps(io, connectionVariables(outputs));
 }

@@ -17,6 +17,8 @@ import type { SessionLedger } from './state.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
 import { deviceTime } from './accounting.js';
 import { maskSession } from './masking.js';
+import { writeSessionOutputs, type PhaseOutput } from './connection.js';
+import type { OutputWriter } from '../github/outputs.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
 
@@ -87,7 +89,7 @@ export async function stopSession(
  * cancelled (the runner kills it soon), a minute otherwise.
  */
 export async function stopAndFail(
-  context: ServiceContext,
+  context: ServiceContext & { outputs: OutputWriter<PhaseOutput<'stopped'>> },
   session: { id: string; url?: string | null },
   reason: string,
   options: {
@@ -108,7 +110,7 @@ export async function stopAndFail(
     });
     maskSession(io, final);
     ledger?.ended(final, deviceTime(final));
-    io.setOutput('status', final.status);
+    writeSessionOutputs(context.outputs, 'stopped', final);
     logStopped(io, final);
     stopped = true;
   } catch (stopError) {
