@@ -5,7 +5,9 @@
  * it, case aside; `n` picks among recipes of the same title (1 by default). A call that runs no recipe
  * (`npm run recipe` alone lists them; an unknown name gets the closest ones) exits 1. actions/checkout and actions/setup-node are replaced by
  * no-ops (said in the log); run: steps start in the user project the tests use
- * (testkit/docs/user-project.ts: agent-device installed offline, the recipes' scripts). A recipe
+ * (testkit/docs/user-project.ts: agent-device installed offline, the recipes' scripts). It runs as the
+ * tests run it (testkit/docs/recipe-run.ts): a status poll the recipe leaves at its default reads every
+ * 0.05 s, the simulator's pace, not every 5 or 10 s. A recipe
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
  * delivery the simulator signed. Any other recipe runs as a pull request's workflow on the simulator's
  * GitHub stand-in (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks,
@@ -13,19 +15,14 @@
  */
 import { createWorld, stopLeftSessions, type World } from '../../testkit/world/world.js';
 import { chooseRecipe } from '../../testkit/docs/recipes.js';
-import { runWorkflow } from '../../testkit/runner/workflow.js';
+import { runRecipe, signedDeliveries } from '../../testkit/docs/recipe-run.js';
 import { createUserProject, removeUserProject } from '../../testkit/docs/user-project.js';
-import {
-  deliveriesOf,
-  receiveBuildWebhooks,
-  relayEvent,
-  runAndDeliver,
-} from '../../testkit/world/deliveries.js';
+import { relayEvent } from '../../testkit/world/deliveries.js';
+import type { Json } from '../../testkit/runner/expressions.js';
 import { RECIPE_WORKFLOWS } from '../../testkit/docs/workflows.js';
 import { pullRequestView } from '../../testkit/docs/pull-request-view.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
-const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
 const chosen = chooseRecipe(process.argv.slice(2));
 if (!('recipe' in chosen)) {
   for (const line of chosen.lines) console.log(line);
@@ -38,11 +35,9 @@ const { recipe } = chosen;
  * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
  * in a repository of the simulator's GitHub stand-in (where the relay workflow's release job creates its tag).
  */
-async function relayedDelivery(world: World): Promise<Record<string, unknown>> {
-  const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
-  await runAndDeliver(world.sim, world.project, world.token, 'build-ios-simulator.yml');
-  await receiver.close();
-  return relayEvent(deliveriesOf(receiver)[0], world.sim.github.url);
+async function relayedDelivery(world: World): Promise<Record<string, Json>> {
+  const [delivery] = await signedDeliveries(world, 'build-ios-simulator.yml');
+  return relayEvent(delivery, world.sim.github.url);
 }
 
 const world = await createWorld(RECIPE_WORKFLOWS);
@@ -66,10 +61,8 @@ try {
         api_url: world.sim.github.url,
         event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
       };
-  const result = await runWorkflow(recipe.text, {
-    secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
-    vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-    github: github as Record<string, never>,
+  const result = await runRecipe(recipe.text, world, {
+    github,
     noops: NOOPS,
     workspace,
     log: (line) => console.log(line),

@@ -40,6 +40,13 @@ export interface EngineOptions {
   github?: Record<string, Json>;
   /** Third-party actions (as in `uses:` without @ref) the test replaces by a no-op, by name. */
   noops?: string[];
+  /**
+   * Defaults of this checkout's actions' inputs, in place of their action.yml's, by input name: used
+   * only where the step does not set the input and the action declares it. Against the simulator, whose
+   * jobs take a tenth of a second, `poll-interval-seconds` need not wait out the 5 or 10 s a real
+   * service needs; a value the workflow writes is always kept.
+   */
+  inputDefaults?: Record<string, string>;
   /** The repository whose actions map to this checkout (`owner/name`). */
   repository?: string;
   /** The job's working directory (the user's checkout): run steps start there. Default: a new empty one. */
@@ -379,11 +386,13 @@ async function runJobs(
                 interpolate(String(v), { ...context(), env: stepEnv }, status),
               ]),
             );
-            // Defaults that are expressions (`${{ github.token }}`) evaluated here; runStep adds the
-            // literal ones, as the runner fills every default of the action.yml.
+            // Defaults that are expressions (`${{ github.token }}`) evaluated here, and the ones the
+            // caller replaces (inputDefaults); runStep adds the other literal ones, as the runner fills
+            // every default of the action.yml.
             const inputs: Record<string, string> = {};
             for (const [input, def] of Object.entries(spec.inputs ?? {}))
-              if (typeof def.default === 'string' && def.default.includes('${{'))
+              if (options.inputDefaults?.[input] !== undefined) inputs[input] = options.inputDefaults[input];
+              else if (typeof def.default === 'string' && def.default.includes('${{'))
                 inputs[input] = interpolate(def.default, context(), status);
             Object.assign(inputs, given);
             printHeader(given);

@@ -1,42 +1,67 @@
 /**
- * Every recipe of the READMEs runs as written (issue 23 part B): each ```yaml block that is a workflow
- * or a job runs through the engine (GitHub's parser and expression evaluator, this checkout's bundles
- * for `uses:` of this repository, bash for `run:`) against the simulator, with the simulator's token,
- * URL and project id as `secrets`/`vars`. Third-party steps that cannot run here are no-ops named per
- * recipe. A block the table below does not name fails the suite: a new recipe must be run to land.
+ * What each recipe of the READMEs claims, checked on its run (issue 23 part B): RECIPES, by README and
+ * title. testkit/docs/recipe-tests.ts runs the recipes of one README against a world of its own and
+ * checks each with its entry here; __tests__/recipes/recipe-table.test.ts fails for a recipe of any
+ * README without an entry (a new recipe must be run to land), and for an entry without its recipe.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { findBlocks, findRecipe, findRecipes, type Recipe } from '../../testkit/docs/recipes.js';
-import { runWorkflow, type WorkflowResult } from '../../testkit/runner/workflow.js';
-import { createWorld, stopLeftSessions, until, type World } from '../../testkit/world/world.js';
-import { GitHubStandIn } from '../../simulator/index.js';
-import {
-  deliveriesOf,
-  receiveBuildWebhooks,
-  relayEvent,
-  runAndDeliver,
-  type Delivery,
-} from '../../testkit/world/deliveries.js';
-import { createUserProject, removeUserProject } from '../../testkit/docs/user-project.js';
-import { RECIPE_WORKFLOWS } from '../../testkit/docs/workflows.js';
+import { expect } from '@jest/globals';
+import type { DeviceSession, GitHubStandIn } from '../../simulator/index.js';
+import type { Json } from '../runner/expressions.js';
+import type { WorkflowResult } from '../runner/workflow.js';
+import { until, type World } from '../world/world.js';
+import { relayEvent, type Delivery } from '../world/deliveries.js';
+import { findRecipe, findRecipes, type Recipe } from './recipes.js';
+import { runRecipe } from './recipe-run.js';
 
 const CHECKOUT = 'actions/checkout';
 const SETUP_NODE = 'actions/setup-node';
 
-interface Expectation {
-  /** Third-party actions replaced by a no-op in this recipe. */
-  noops: string[];
-  /** What the recipe's prose claims, checked on the result. */
-  check: (result: WorkflowResult, world: World) => void;
-  /**
-   * Instead of one run as a pull request: the recipe run as many times as its prose needs, each with
-   * its own github context (a repository_dispatch event, for the webhook receiver).
-   */
-  scenario?: (run: (github: Record<string, unknown>) => Promise<WorkflowResult>) => Promise<void>;
+/** A run with a finished iOS build and an errored Android build: the deliveries the simulator signed. */
+export interface Deliveries {
+  finished: Delivery;
+  errored: Delivery;
 }
 
+/** What a recipe's check sees besides its result: the world the recipes of its README share. */
+export interface RecipeWorld {
+  world: World;
+  /** GitHub's stand-in (the simulator's): the statuses, pull requests and refs the recipes meet. */
+  github: GitHubStandIn;
+  /** The user project the recipes' `run:` steps start in. */
+  workspace: string;
+  deliveries: Deliveries;
+  /** The sessions created since the current recipe began (the world is shared by the recipes). */
+  newSessions(): DeviceSession[];
+  /** The github context of a recipe run as a pull request's, each a GitHub run of its own (run_id). */
+  pullRequestContext(): Record<string, Json>;
+  /** Every line a runner would print of the current recipe's runs, for the message of a failure. */
+  log(line: string): void;
+}
+
+/** Runs the recipe with the github context of `github` (a scenario runs it as often as its prose needs). */
+export type RunAs = (github: Record<string, Json>) => Promise<WorkflowResult>;
+
+export type Expectation = {
+  /** Third-party actions replaced by a no-op in this recipe. */
+  noops: string[];
+} & (
+  | {
+      /** What the recipe's prose claims, checked on its one run as a pull request's workflow. */
+      check: (result: WorkflowResult, recipes: RecipeWorld) => void;
+      scenario?: never;
+    }
+  | {
+      /**
+       * Instead of one run as a pull request: the recipe run as many times as its prose needs, each
+       * with its own github context (a repository_dispatch event, for the webhook receiver).
+       */
+      scenario: (run: RunAs, recipes: RecipeWorld) => Promise<void>;
+      check?: never;
+    }
+);
+
 /** Recipes by file and title (a title may repeat within a file: then by order). */
-const RECIPES: Record<string, Expectation[]> = {
+export const RECIPES: Record<string, Expectation[]> = {
   'run-workflow/README.md › PR gate': [
     {
       noops: [],
@@ -52,7 +77,7 @@ const RECIPES: Record<string, Expectation[]> = {
   'run-workflow/README.md › PR gate with a status per remote job': [
     {
       noops: [],
-      check: (result, world) => {
+      check: (result, { world, github }) => {
         expect(result.jobs.e2e.result).toBe('success');
         const final: Record<string, string> = {};
         for (const status of github.statuses) {
@@ -80,33 +105,33 @@ const RECIPES: Record<string, Expectation[]> = {
   'start-device-session/README.md › iOS end-to-end': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // agent-device, installed by `npm ci`, drives the session's daemon with what the step exported.
         expect(logOf(result)).toMatch(/^iPhone 16 \(ios simulator target=mobile\) booted=true$/m);
         expect(logOf(result)).toMatch(/\/e2e-ios\.png$/m);
         expect(logOf(result)).toMatch(/^Session http\S+, browser preview http\S+$/m);
-        expect(newSessions(world).map((session) => session.name)).toEqual(['pr-7-ios']);
-        deviceStopped(result, world);
+        expect(recipes.newSessions().map((session) => session.name)).toEqual(['pr-7-ios']);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
   'start-device-session/README.md › Android end-to-end': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // e2e/appium.mjs as the README writes it, with webdriverio, against the session's Appium URL.
         expect(logOf(result)).toMatch(/^The screen has \d+ characters of page source\.$/m);
-        expect(newSessions(world).map((session) => [session.platform, session.type])).toEqual([
+        expect(recipes.newSessions().map((session) => [session.platform, session.type])).toEqual([
           ['android', 'appium'],
         ]);
-        deviceStopped(result, world);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
   'start-device-session/README.md › argent end-to-end': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, { world }) => {
         expect(logOf(result)).toMatch(/^argent tools: list-devices, screenshot, gesture-tap$/m);
         expect(logOf(result)).toMatch(/^argent e2e: screenshot of \S+ taken, tapped$/m);
         deviceStopped(result, world);
@@ -116,43 +141,43 @@ const RECIPES: Record<string, Expectation[]> = {
   'start-device-session/README.md › Device matrix': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // One session per matrix entry, each named after its device and stopped by its own post step.
-        expect(newSessions(world).map((session) => session.name)).toEqual([
+        expect(recipes.newSessions().map((session) => session.name)).toEqual([
           'ios iPhone 16',
           'ios iPad Air 13-inch (M2)',
           'android pixel_7',
         ]);
         for (const device of ['iPhone 16', 'iPad Air 13-inch (M2)', 'pixel_7'])
           expect(logOf(result)).toContain(`e2e passed on ${device}`);
-        deviceStopped(result, world);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
   'start-device-session/README.md › Build, then test on a device': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // The build job's build id crosses to the next job and becomes the session's app.
         const buildId = result.jobs.build.outputs['build-id'];
         expect(buildId).toMatch(/^[0-9a-f-]{36}$/);
-        expect(newSessions(world).map((session) => session.buildId)).toEqual([buildId]);
+        expect(recipes.newSessions().map((session) => session.buildId)).toEqual([buildId]);
         expect(logOf(result)).toMatch(/\/e2e-ios\.png$/m);
-        deviceStopped(result, world);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
   'stop-device-session/README.md › One device, three jobs': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // Started in one job, used in the next, stopped by the third: one session for all three.
         const sessionId = result.jobs.start.outputs['session-id'];
-        expect(newSessions(world).map((session) => session.id)).toEqual([sessionId]);
+        expect(recipes.newSessions().map((session) => session.id)).toEqual([sessionId]);
         expect(result.jobs.e2e.result).toBe('success');
         expect(logOf(result, 'e2e')).toMatch(/\/e2e-ios\.png$/m);
         expect(result.jobs.stop.steps.at(-1)?.outputs.status).toBe('stopped');
-        deviceStopped(result, world);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
@@ -160,8 +185,7 @@ const RECIPES: Record<string, Expectation[]> = {
     {
       // The first workflow: fail the relay on a failed build, and pass the reason on in a file.
       noops: [],
-      check: () => undefined,
-      scenario: async (run) => {
+      scenario: async (run, { github, deliveries }) => {
         const finished = await run(relayEvent(deliveries.finished, github.url));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[1].outputs.status).toBe('finished');
@@ -172,14 +196,13 @@ const RECIPES: Record<string, Expectation[]> = {
         expect(errored.jobs.handle.steps[2].log).toMatch(
           /^The reason why BUILD [0-9a-f-]{36} failed is in svc-failure\.json\.$/m,
         );
-        for (const result of [finished, errored]) expectNothingOfThePayloadRead(result);
+        for (const result of [finished, errored]) expectNothingOfThePayloadRead(result, deliveries);
       },
     },
     {
       // The second workflow: branch on the verified outputs, release once; an altered body is rejected.
       noops: [],
-      check: () => undefined,
-      scenario: async (run) => {
+      scenario: async (run, { github, deliveries }) => {
         const finished = await run(relayEvent(deliveries.finished, github.url));
         expect(finished.jobs.handle.result).toBe('success');
         expect(finished.jobs.handle.steps[2].log).toMatch(/^Build \S+ \(ios\) finished$/m);
@@ -213,14 +236,15 @@ const RECIPES: Record<string, Expectation[]> = {
         expect(rejected.jobs.release.result).toBe('skipped');
         const errored = await run(relayEvent(deliveries.errored, github.url));
         expect(errored.jobs.handle.steps[3].outcome).toBe('failure');
-        for (const result of [finished, replayed, rejected, errored]) expectNothingOfThePayloadRead(result);
+        for (const result of [finished, replayed, rejected, errored])
+          expectNothingOfThePayloadRead(result, deliveries);
       },
     },
   ],
   'sync-statuses/README.md › PR gate that holds no runner': [
     {
       noops: [],
-      check: (result, world) => {
+      check: (result, { world, github }) => {
         expect(result.jobs.dispatch.result).toBe('success');
         expect(result.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
         // This gate's statuses: those that name its run (an earlier recipe posted svc/e2e too).
@@ -239,18 +263,18 @@ const RECIPES: Record<string, Expectation[]> = {
     {
       // A gate that left its statuses pending, then the sync on each of its three triggers.
       noops: [],
-      check: () => undefined,
-      scenario: async (run) => {
+      scenario: async (run, recipes) => {
+        const { world, github, deliveries } = recipes;
         const head = world.repo.headSha;
         github.addPullRequest({ number: 7, head });
         const gate = findRecipe('sync-statuses/README.md', 'PR gate that holds no runner')!;
         const leaveStatuses = async (): Promise<void> => {
           github.statuses.length = 0;
-          const left = await runWorkflow(gate.text, {
-            secrets: { SVC_TOKEN: world.token },
-            vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-            github: pullRequestContext() as Record<string, never>,
-            workspace,
+          const left = await runRecipe(gate.text, world, {
+            github: recipes.pullRequestContext(),
+            noops: [],
+            workspace: recipes.workspace,
+            log: recipes.log,
           });
           const runId = left.jobs.dispatch.steps[0].outputs['run-id'];
           await until(() => world.sim.runs().find((r) => r.id === runId && r.status === 'success'));
@@ -285,13 +309,13 @@ const RECIPES: Record<string, Expectation[]> = {
   'wait-for-device-session/README.md › iOS end-to-end, device started early': [
     {
       noops: [CHECKOUT, SETUP_NODE],
-      check: (result, world) => {
+      check: (result, recipes) => {
         // The build ran while the device was provisioned; the tests ran once it was ready.
         const log = logOf(result);
         expect(log.indexOf('e2e build: done')).toBeGreaterThan(-1);
         expect(log.indexOf('e2e build: done')).toBeLessThan(log.indexOf('e2e-ios.png'));
-        expect(newSessions(world)).toHaveLength(1);
-        deviceStopped(result, world);
+        expect(recipes.newSessions()).toHaveLength(1);
+        deviceStopped(result, recipes.world);
       },
     },
   ],
@@ -316,7 +340,7 @@ const RECIPES: Record<string, Expectation[]> = {
  * header (`env:`, `with:`) or log, the verify step receives the signature masked, and no text of the
  * payload becomes a workflow command (the errored delivery's message carries a `##[warning]`).
  */
-function expectNothingOfThePayloadRead(result: WorkflowResult): void {
+function expectNothingOfThePayloadRead(result: WorkflowResult, deliveries: Deliveries): void {
   const bodies = [deliveries.finished, deliveries.errored].flatMap((delivery) => [
     delivery.body.toString('base64'),
     delivery.body.toString('utf8'),
@@ -339,132 +363,55 @@ function logOf(result: WorkflowResult, only?: string): string {
     .join('\n');
 }
 
-/** The sessions created since the current test began (the world is shared by the recipes). */
-let sessionsBefore = 0;
-function newSessions(world: World): ReturnType<World['sim']['sessions']> {
-  return world.sim.sessions().slice(sessionsBefore);
-}
-
 function deviceStopped(result: WorkflowResult, world: World): void {
   for (const job of Object.values(result.jobs)) expect(job.result).toBe('success');
   expect(world.sim.activeSessions()).toEqual([]);
 }
 
-const recipes = findRecipes();
-const keyOf = (recipe: Recipe): string => `${recipe.file} › ${recipe.title}`;
-const seen: Record<string, number> = {};
-const planned = recipes.map((recipe) => {
-  const key = keyOf(recipe);
-  const index = (seen[key] = (seen[key] ?? -1) + 1);
-  return { recipe, key: index > 0 ? `${key} (${index + 1})` : key, expectation: RECIPES[key]?.[index] };
-});
-
-const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
-/** Deliveries the simulator signed and sent for a run with a finished and an errored build. */
-const deliveries: { finished: Delivery; errored: Delivery } = {
-  finished: { body: Buffer.alloc(0), signature: '' },
-  errored: { body: Buffer.alloc(0), signature: '' },
+/**
+ * The test files of __tests__/recipes/ that run the recipes, by name (the file of that name calls
+ * `describeRecipes` with it), and the recipes each runs: those of a README, or only those `titles`
+ * of it. The files run side by side in Jest's workers, so a README whose recipes take long is split
+ * (start-device-session's, each recipe an `npm ci` and a device or three): no one file holds the
+ * suite's critical path.
+ */
+export const RECIPE_TEST_FILES: Record<string, { readme: string; titles?: string[] }> = {
+  'run-workflow': { readme: 'run-workflow/README.md' },
+  'start-device-session': {
+    readme: 'start-device-session/README.md',
+    titles: ['iOS end-to-end', 'Android end-to-end', 'argent end-to-end'],
+  },
+  'start-device-session-matrix': {
+    readme: 'start-device-session/README.md',
+    titles: ['Device matrix', 'Build, then test on a device'],
+  },
+  'stop-device-session': { readme: 'stop-device-session/README.md' },
+  'sync-statuses': { readme: 'sync-statuses/README.md' },
+  'verify-webhook': { readme: 'verify-webhook/README.md' },
+  'wait-for-device-session': { readme: 'wait-for-device-session/README.md' },
+  'wait-for-run': { readme: 'wait-for-run/README.md' },
 };
 
-let world: World;
-let workspace: string;
-/** GitHub's stand-in (the simulator's): the statuses, pull requests and refs the recipes meet. */
-const github = new GitHubStandIn();
-beforeAll(async () => {
-  workspace = createUserProject();
-  await github.start();
-  world = await createWorld(RECIPE_WORKFLOWS);
-  // The simulator signs and sends real deliveries: a finished iOS build, an errored Android build.
-  const receiver = await receiveBuildWebhooks(world.sim, world.project, WEBHOOK_SECRET);
-  // The service echoes text from elsewhere in an error message: here, a workflow command.
-  world.sim.setJobBehaviour('build_android', {
-    outcome: 'failure',
-    errorMessage: 'Gradle failed ##[warning]forged by the payload',
-  });
-  await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
-  world.sim.setJobBehaviour('build_android', { outcome: 'success' });
-  for (const delivery of deliveriesOf(receiver)) {
-    const status = (JSON.parse(delivery.body.toString('utf8')) as { status: string }).status;
-    if (status === 'finished') deliveries.finished = delivery;
-    if (status === 'errored') deliveries.errored = delivery;
-  }
-  await receiver.close();
-});
-afterAll(async () => {
-  await stopLeftSessions(world);
-  await world.sim.close();
-  removeUserProject(workspace);
-  await github.close();
-});
-
-/** GitHub run ids: each recipe run is a workflow run of its own (the statuses tell runs apart by it). */
-let githubRuns = 100;
-
-/** The github context of a recipe run as a pull request's. */
-function pullRequestContext(): Record<string, never> {
-  return {
-    run_id: String(++githubRuns),
-    event_name: 'pull_request',
-    sha: world.repo.headSha,
-    repository: 'acme/app',
-    api_url: github.url,
-    ref: 'refs/pull/7/merge',
-    event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
-  } as unknown as Record<string, never>;
+/** Whether the test file `name` of RECIPE_TEST_FILES runs `recipe`. */
+export function runsIn(name: string, recipe: Recipe): boolean {
+  const { readme, titles } = RECIPE_TEST_FILES[name];
+  return recipe.file === readme && (titles === undefined || titles.includes(recipe.title));
 }
 
-describe('the README recipes', () => {
-  test('every workflow or job block of the READMEs is a recipe this file runs', () => {
-    const blocks = findBlocks();
-    const workflowsAndJobs = blocks.filter((block) => block.kind !== 'steps');
-    console.log(
-      `${blocks.length} yaml blocks: ${workflowsAndJobs.length} workflows or jobs (recipes), ` +
-        `${blocks.length - workflowsAndJobs.length} step snippets; ${planned.filter((p) => p.expectation).length} recipes run`,
-    );
-    expect(planned.filter((p) => !p.expectation).map((p) => p.key)).toEqual([]);
-    expect(planned.filter((p) => p.expectation)).toHaveLength(workflowsAndJobs.length);
-  });
+export interface PlannedRecipe {
+  recipe: Recipe;
+  /** `file › title`, with ` (n)` for the nth recipe of a title that repeats in its file. */
+  key: string;
+  /** Its entry in RECIPES; undefined when it has none. */
+  expectation: Expectation | undefined;
+}
 
-  for (const { recipe, key, expectation } of planned) {
-    if (!expectation) continue;
-    test(`${key} runs as written`, async () => {
-      sessionsBefore = world.sim.sessions().length;
-      const lines: string[] = [];
-      const runAs = (github: Record<string, unknown>): Promise<WorkflowResult> =>
-        runWorkflow(recipe.text, {
-          secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
-          vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-          github: github as Record<string, never>,
-          noops: expectation.noops,
-          workspace,
-          log: (line) => lines.push(line),
-        });
-      if (expectation.scenario) {
-        try {
-          return await expectation.scenario(runAs);
-        } catch (error) {
-          throw new Error(`${(error as Error).message}\n--- the runs ---\n${lines.join('\n')}`, {
-            cause: error,
-          });
-        }
-      }
-      const result = await runWorkflow(recipe.text, {
-        secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
-        vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
-        github: pullRequestContext(),
-        noops: expectation.noops,
-        workspace,
-        log: (line) => lines.push(line),
-      });
-      try {
-        expectation.check(result, world);
-      } catch (error) {
-        // The steps as a runner prints them, so a failing recipe says which step did what.
-        throw new Error(`${(error as Error).message}\n--- the run ---\n${lines.join('\n')}`, {
-          cause: error,
-        });
-      }
-      expect(result.noopsRun.every((name) => expectation.noops.includes(name))).toBe(true);
-    }, 120_000);
-  }
-});
+/** Every recipe of the READMEs with its entry in RECIPES. */
+export function plannedRecipes(): PlannedRecipe[] {
+  const seen: Record<string, number> = {};
+  return findRecipes().map((recipe) => {
+    const key = `${recipe.file} › ${recipe.title}`;
+    const index = (seen[key] = (seen[key] ?? -1) + 1);
+    return { recipe, key: index > 0 ? `${key} (${index + 1})` : key, expectation: RECIPES[key]?.[index] };
+  });
+}

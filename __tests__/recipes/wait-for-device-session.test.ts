@@ -1,0 +1,4 @@
+/** The recipes of wait-for-device-session/README.md, run as written and checked with their RECIPES entries (testkit/docs/recipe-table.ts). */
+import { describeRecipes } from '../../testkit/docs/recipe-tests.js';
+
+describeRecipes('wait-for-device-session');
