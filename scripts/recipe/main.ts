@@ -13,14 +13,9 @@
  * GitHub stand-in (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks,
  * its comments and its page's address.
  */
-import { createWorld, stopLeftSessions, type World } from '../../testkit/world/world.js';
 import { chooseRecipe } from '../../testkit/docs/recipes.js';
-import { runRecipe, signedDeliveries } from '../../testkit/docs/recipe-run.js';
-import { createUserProject, removeUserProject } from '../../testkit/docs/user-project.js';
-import { relayEvent } from '../../testkit/world/deliveries.js';
 import type { Json } from '../../testkit/runner/expressions.js';
-import { RECIPE_WORKFLOWS } from '../../testkit/docs/workflows.js';
-import { pullRequestView } from '../../testkit/docs/pull-request-view.js';
+import type { World } from '../../testkit/world/world.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
 const chosen = chooseRecipe(process.argv.slice(2));
@@ -30,6 +25,15 @@ if (!('recipe' in chosen)) {
   process.exit(1);
 }
 const { recipe } = chosen;
+
+// The simulator, the engine and the user project load only once there is a recipe to run: a call
+// that lists the recipes or corrects a name answers without them.
+const { createWorld, stopLeftSessions } = await import('../../testkit/world/world.js');
+const { runRecipe, signedDeliveries } = await import('../../testkit/docs/recipe-run.js');
+const { createUserProject, removeUserProject } = await import('../../testkit/docs/user-project.js');
+const { relayEvent } = await import('../../testkit/world/deliveries.js');
+const { RECIPE_WORKFLOWS } = await import('../../testkit/docs/workflows.js');
+const { pullRequestView } = await import('../../testkit/docs/pull-request-view.js');
 
 /**
  * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
