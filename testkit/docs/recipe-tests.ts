@@ -12,17 +12,12 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { GitHubStandIn } from '../../simulator/index.js';
 import type { Json } from '../runner/expressions.js';
 import type { WorkflowResult } from '../runner/workflow.js';
-import { createWorld, stopLeftSessions, type World } from '../world/world.js';
+import { createWorld, stopLeftSessions } from '../world/world.js';
+import type { Delivery } from '../world/deliveries.js';
 import { RECIPE_WORKFLOWS } from './workflows.js';
 import { createUserProject, removeUserProject } from './user-project.js';
 import { runRecipe, signedDeliveries } from './recipe-run.js';
-import {
-  plannedRecipes,
-  RECIPE_TEST_FILES,
-  runsIn,
-  type Deliveries,
-  type RecipeWorld,
-} from './recipe-table.js';
+import { plannedRecipes, RECIPE_TEST_FILES, runsIn, type RecipeWorld } from './recipe-table.js';
 
 /**
  * The recipes that the test file `name` of RECIPE_TEST_FILES runs, one test each, in a `describe` of
@@ -33,12 +28,8 @@ export function describeRecipes(name: string): void {
   const planned = plannedRecipes().filter(({ recipe }) => runsIn(name, recipe));
   if (planned.length === 0) throw new Error(`${name} runs no recipe: RECIPE_TEST_FILES names none`);
 
-  let world: World;
-  let workspace: string;
-  /** GitHub's stand-in (the simulator's): the statuses, pull requests and refs the recipes meet. */
-  const github = new GitHubStandIn();
-  /** Deliveries the simulator signed and sent for a run with a finished and an errored build. */
-  let deliveries: Deliveries;
+  /** The world the file's recipes share, set up before the first. */
+  let recipes: RecipeWorld;
   /** The sessions there were when the current recipe began. */
   let sessionsBefore = 0;
   /** The lines of the current recipe's runs, printed when it fails. */
@@ -47,9 +38,10 @@ export function describeRecipes(name: string): void {
   let githubRuns = 100;
 
   beforeAll(async () => {
-    workspace = createUserProject();
+    const workspace = createUserProject();
+    const github = new GitHubStandIn();
     await github.start();
-    world = await createWorld(RECIPE_WORKFLOWS);
+    const world = await createWorld(RECIPE_WORKFLOWS);
     // The service echoes text from elsewhere in an error message: here, a workflow command.
     world.sim.setJobBehaviour('build_android', {
       outcome: 'failure',
@@ -58,55 +50,47 @@ export function describeRecipes(name: string): void {
     // The simulator signs and sends real deliveries: a finished iOS build, an errored Android build.
     const sent = await signedDeliveries(world, 'webhook.yml');
     world.sim.setJobBehaviour('build_android', { outcome: 'success' });
-    const withStatus = (status: string) =>
+    const withStatus = (status: string): Delivery =>
       sent.find(
         (delivery) => (JSON.parse(delivery.body.toString('utf8')) as { status: string }).status === status,
       )!;
-    deliveries = { finished: withStatus('finished'), errored: withStatus('errored') };
+    recipes = {
+      world,
+      github,
+      workspace,
+      deliveries: { finished: withStatus('finished'), errored: withStatus('errored') },
+      newSessions: () => world.sim.sessions().slice(sessionsBefore),
+      pullRequestContext: () => ({
+        run_id: String(++githubRuns),
+        event_name: 'pull_request',
+        sha: world.repo.headSha,
+        repository: 'acme/app',
+        api_url: github.url,
+        ref: 'refs/pull/7/merge',
+        event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
+      }),
+      log: (line) => lines.push(line),
+    };
   });
   afterAll(async () => {
-    await stopLeftSessions(world);
-    await world.sim.close();
-    removeUserProject(workspace);
-    await github.close();
+    await stopLeftSessions(recipes.world);
+    await recipes.world.sim.close();
+    removeUserProject(recipes.workspace);
+    await recipes.github.close();
   });
-
-  const recipes: RecipeWorld = {
-    get world() {
-      return world;
-    },
-    github,
-    get workspace() {
-      return workspace;
-    },
-    get deliveries() {
-      return deliveries;
-    },
-    newSessions: () => world.sim.sessions().slice(sessionsBefore),
-    pullRequestContext: () => ({
-      run_id: String(++githubRuns),
-      event_name: 'pull_request',
-      sha: world.repo.headSha,
-      repository: 'acme/app',
-      api_url: github.url,
-      ref: 'refs/pull/7/merge',
-      event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
-    }),
-    log: (line) => lines.push(line),
-  };
 
   describe(`the recipes of ${RECIPE_TEST_FILES[name].readme}`, () => {
     for (const { recipe, key, expectation } of planned) {
       // A recipe without its entry fails in __tests__/recipes/recipe-table.test.ts, for every README.
       if (!expectation) continue;
       test(`${key} runs as written`, async () => {
-        sessionsBefore = world.sim.sessions().length;
+        sessionsBefore = recipes.world.sim.sessions().length;
         lines = [];
         const runAs = (context: Record<string, Json>): Promise<WorkflowResult> =>
-          runRecipe(recipe.text, world, {
+          runRecipe(recipe.text, recipes.world, {
             github: context,
             noops: expectation.noops,
-            workspace,
+            workspace: recipes.workspace,
             log: recipes.log,
           });
         // The steps as a runner prints them, so a failing recipe says which step did what.

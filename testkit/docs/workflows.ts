@@ -47,7 +47,7 @@ export const RELEASE = workflow('Release', {
 });
 
 /**
- * The workflow files the README recipes dispatch (`workflow:`), for the recipes test and
+ * The workflow files the README recipes dispatch (`workflow:`), for the recipe tests and
  * `npm run recipe`, and `webhook.yml`, whose builds make the deliveries the webhook recipes verify.
  */
 export const RECIPE_WORKFLOWS: Record<string, string> = {
