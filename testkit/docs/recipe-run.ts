@@ -10,7 +10,7 @@ import type { World } from '../world/world.js';
 import { deliveriesOf, receiveBuildWebhooks, runAndDeliver, type Delivery } from '../world/deliveries.js';
 
 /** The webhook secret of the recipes' `secrets.SVC_WEBHOOK_SECRET`, which signs the deliveries they verify. */
-export const WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
+export const RECIPE_WEBHOOK_SECRET = 'recipe-webhook-secret-0123456789';
 
 /**
  * The defaults of the actions' inputs that differ here (a value the recipe writes is kept): the
@@ -32,7 +32,7 @@ export interface RecipeRunOptions {
 /** Runs `text` (a recipe's workflow or job, as written) against `world`'s simulator. */
 export function runRecipe(text: string, world: World, options: RecipeRunOptions): Promise<WorkflowResult> {
   return runWorkflow(text, {
-    secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    secrets: { SVC_TOKEN: world.token, SVC_WEBHOOK_SECRET: RECIPE_WEBHOOK_SECRET },
     vars: { SVC_BASE_URL: world.sim.url, SVC_APP_ID: world.project.id },
     github: options.github,
     noops: options.noops,
@@ -43,13 +43,13 @@ export function runRecipe(text: string, world: World, options: RecipeRunOptions)
 }
 
 /**
- * The BUILD deliveries the simulator signs with WEBHOOK_SECRET and sends for one run of `fileName`, in
+ * The BUILD deliveries the simulator signs with RECIPE_WEBHOOK_SECRET and sends for one run of `fileName`, in
  * order. The webhook is removed afterwards: later builds of the world deliver nothing to a receiver
  * that is gone (and retry meanwhile).
  */
 export async function signedDeliveries(world: World, fileName: string): Promise<Delivery[]> {
   const { sim } = world;
-  const receiver = await receiveBuildWebhooks(sim, world.project, WEBHOOK_SECRET);
+  const receiver = await receiveBuildWebhooks(sim, world.project, RECIPE_WEBHOOK_SECRET);
   try {
     await runAndDeliver(sim, world.project, world.token, fileName);
   } finally {
