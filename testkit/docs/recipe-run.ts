@@ -43,9 +43,9 @@ export function runRecipe(text: string, world: World, options: RecipeRunOptions)
 }
 
 /**
- * The BUILD deliveries the simulator signs with RECIPE_WEBHOOK_SECRET and sends for one run of `fileName`, in
- * order. The webhook is removed afterwards: later builds of the world deliver nothing to a receiver
- * that is gone (and retry meanwhile).
+ * The BUILD deliveries the simulator signs with RECIPE_WEBHOOK_SECRET and sends for one run of
+ * `fileName`, in order. The webhook is removed afterwards: later builds of the world deliver nothing
+ * to a receiver that is gone (and retry meanwhile).
  */
 export async function signedDeliveries(world: World, fileName: string): Promise<Delivery[]> {
   const { sim } = world;
