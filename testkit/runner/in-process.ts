@@ -23,8 +23,14 @@ import {
   type RunOptions,
 } from './step.js';
 
-/** Variables of the test process a step keeps: what Node, Jest and the tools it starts need. */
-const KEPT = new Set(['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'JEST_WORKER_ID', 'LANG', 'TZ']);
+/**
+ * Variables of the test process a step keeps: what Node, Jest and the tools it starts need. Not
+ * NODE_OPTIONS: this process has it from Jest (--experimental-vm-modules), the runner gives a step
+ * none, and start-device-session saves it for its post step (the transport state): kept, it would
+ * show in that state where the bundle's has none. Node read it as this process started; dropping
+ * it from the environment changes nothing here.
+ */
+const KEPT = new Set(['PATH', 'HOME', 'TMPDIR', 'JEST_WORKER_ID', 'LANG', 'TZ']);
 
 let queue: Promise<unknown> = Promise.resolve();
 
