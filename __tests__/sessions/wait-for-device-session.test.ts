@@ -1,9 +1,11 @@
 /**
- * The early-start pattern end to end, on Node 24: start-device-session with `wait: false` in one step,
- * other work, then wait-for-device-session in a later step (a separate process that knows the session
- * from the first step's `session-id` output, as `${{ steps.<id>.outputs.session-id }}` passes it), as a
- * job runs them. The wait gives the connection start-device-session would have given; a session that
+ * wait-for-device-session, run from the sources in this process: the later step of the early-start
+ * pattern (start-device-session with `wait: false`, other work, then this step, which knows the
+ * session from the first step's `session-id` output, as `${{ steps.<id>.outputs.session-id }}`
+ * passes it). The wait gives the connection start-device-session would have given; a session that
  * will not be ready is stopped. SVC_DEVICE_SESSION_ID, which any later step can rewrite, is never read.
+ * The pattern through the built bundles, and a signal while waiting, are the end-to-end tier's
+ * (__tests__/e2e/sessions-bundles.test.ts).
  */
 import {
   readActionYaml,
@@ -12,7 +14,7 @@ import {
   runStepPost,
   type ActionRun,
   type StepOptions,
-} from '../../testkit/runner/step.js';
+} from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
@@ -57,71 +59,6 @@ function waitLater(
 }
 
 describe('wait-for-device-session', () => {
-  it('the early-start pattern: outputs and environment as start-device-session gives them; post of the start stops it', async () => {
-    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const start = await startEarly({ type: 'appium' });
-    expect(start.exitCode).toBe(0);
-    expect(start.outputs.status).toBe('new');
-    const id = start.outputs['session-id'];
-    expect(start.env).toEqual({ SVC_DEVICE_SESSION_ID: id });
-    // The notice says how to wait: with the step's output, never with the rewritable variable.
-    expect(renderLog(start.stdout)).toContain(
-      `Not waiting for the session (wait: false). Wait for session ${id} later with wait-for-device-session and \`session-id: \${{ steps.<id>.outputs.session-id }}\`, <id> being this step's id.`,
-    );
-    expect(start.stdout).not.toMatch(/SVC_DEVICE_SESSION_ID/);
-    // "Build the app" meanwhile: provisioning goes on without anyone waiting.
-    expect(world.sim.getSession(id)?.status).toBe('new');
-
-    // Provisioning ends while the later step waits (after it has seen the session still new).
-    const wait = await waitLater(
-      start,
-      {},
-      {
-        onSpawn: (child) =>
-          child.stdout?.on('data', (chunk: Buffer) => {
-            if (chunk.toString().includes('session: new')) world.sim.readySession(id);
-          }),
-      },
-    );
-    expect(wait.stdout).toMatch(/session: new[\s\S]*session: in-progress/);
-    expect(wait.stderr).toBe('');
-    expect(wait.exitCode).toBe(0);
-    const session = world.sim.getSession(id)!;
-    expect(session.status).toBe('in-progress');
-    expect(wait.outputs).toMatchObject({
-      'session-id': id,
-      'session-url': session.url,
-      'job-run-id': session.jobRunId,
-      status: 'in-progress',
-      'appium-url': expect.stringMatching(/^https?:\/\//),
-      capabilities: JSON.stringify(session.remoteConfig?.capabilities),
-      'agent-device-remote-session-url': '',
-      'agent-device-remote-session-token': '',
-    });
-    expect(JSON.parse(wait.outputs['remote-config'])).toEqual(session.remoteConfig);
-    expect(wait.env).toEqual({
-      SVC_DEVICE_SESSION_ID: id,
-      APPIUM_URL: wait.outputs['appium-url'],
-      APPIUM_CAPS: wait.outputs.capabilities,
-    });
-    expect(wait.stdout).toContain(`Waiting for device session ${id} at 127.0.0.1`);
-    expect(wait.summary).toContain('ready');
-    expect(wait.summary).toContain('This step does not stop the session when the job ends.');
-    expect(wait.state).toEqual({});
-    // Reads only: it neither creates nor stops.
-    expect(
-      apiRequests(world.sim)
-        .slice(1)
-        .every((line) => line === `GET ${SESSIONS}/${id}`),
-    ).toBe(true);
-
-    const ending = await runStepPost('start-device-session', start, {
-      inputs: { ...world.api, platform: 'ios' },
-    });
-    expect(ending.exitCode).toBe(0);
-    expect(world.sim.getSession(id)?.status).toBe('stopped');
-  });
-
   it('masks the connection credentials before writing them anywhere', async () => {
     const start = await startEarly({ type: 'agent-device' });
     const wait = await waitLater(start);
@@ -169,8 +106,8 @@ describe('wait-for-device-session', () => {
     expect(wait.exitCode).toBe(1);
     expect(world.sim.getSession(id)?.status).toBe('stopped');
     expect(apiRequests(world.sim).at(-1)).toBe(`POST ${SESSIONS}/${id}/stop`);
-    expect(wait.stdout).toContain(
-      '::error::The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped.',
+    expect(wait.errors).toContain(
+      `The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped. ${world.sim.getSession(id)?.url}`,
     );
     expect(wait.outputs.status).toBe('stopped');
     expect(wait.summary).toContain('The session was stopped.');
@@ -183,8 +120,8 @@ describe('wait-for-device-session', () => {
     const wait = await waitLater(start);
     expect(wait.exitCode).toBe(1);
     expect(wait.outputs.status).toBe('errored');
-    expect(wait.stdout).toContain(
-      `::error::The device session became errored before it was ready. ${world.sim.getSession(id)?.url}`,
+    expect(wait.errors).toContain(
+      `The device session became errored before it was ready. ${world.sim.getSession(id)?.url}`,
     );
     expect(apiRequests(world.sim).filter((line) => line.endsWith('/stop'))).toEqual([]);
   });
@@ -193,13 +130,10 @@ describe('wait-for-device-session', () => {
     const unknown = '0b9c8d7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e';
     const wait = await waitLater(undefined, { 'session-id': unknown });
     expect(wait.exitCode).toBe(1);
-    const errors = renderLog(wait.stdout)
-      .split('\n')
-      .filter((line) => line.startsWith('Error:'));
-    expect(errors).toEqual([
+    expect(wait.errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Error: Waiting for the device session failed: Reading device session ${unknown} failed: Not found \\(404\\): there is no device session with that id`,
+          `^Waiting for the device session failed: Reading device session ${unknown} failed: Not found \\(404\\): there is no device session with that id`,
         ),
       ),
     ]);
@@ -219,8 +153,8 @@ describe('wait-for-device-session', () => {
     const session = world.sim.getSession(id)!;
     expect(wait.exitCode).toBe(1);
     expect(wait.outputs.status).toBe('stopped');
-    expect(wait.stdout).toContain(
-      `::error::The device session had been ready (it started at ${session.startedAt}) and was stopped since ${session.finishedAt}: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
+    expect(wait.errors).toContain(
+      `The device session had been ready (it started at ${session.startedAt}) and was stopped since ${session.finishedAt}: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
     );
     expect(wait.stdout).not.toContain('before it was ready');
     expect(wait.summary).toContain('had been ready, and has ended');
@@ -237,45 +171,10 @@ describe('wait-for-device-session', () => {
     const session = world.sim.getSession(id)!;
     expect(wait.exitCode).toBe(1);
     expect(wait.outputs.status).toBe('stopped');
-    expect(wait.stdout).toContain(
-      `::error::The device session was stopped since ${session.finishedAt} before it was ready: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
+    expect(wait.errors).toContain(
+      `The device session was stopped since ${session.finishedAt} before it was ready: a stopped session cannot be used again. Start a new one with start-device-session. ${session.url}`,
     );
     expect(wait.stdout).not.toContain('became stopped');
-  });
-
-  it('on SIGINT while waiting, stops the session and exits non-zero', async () => {
-    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const start = await startEarly();
-    const id = start.outputs['session-id'];
-    let signalled = false;
-    const wait = await waitLater(
-      start,
-      // A wait far beyond the test's limit: only a stop made at the signal lets the test pass.
-      { 'poll-interval-seconds': '3600' },
-      {
-        onSpawn: (child) => {
-          child.stdout?.on('data', (chunk: Buffer) => {
-            if (!signalled && chunk.toString().includes('session: new')) {
-              signalled = true;
-              child.kill('SIGINT');
-            }
-          });
-        },
-      },
-    );
-    expect(signalled).toBe(true);
-    expect(wait.exitCode).toBe(1);
-    expect(world.sim.getSession(id)?.status).toBe('stopped');
-    // After the signal: the stop, and no further read of the session.
-    const requests = world.sim.requests.filter((request) => request.path.startsWith(`${SESSIONS}/${id}`));
-    expect(requests.map((request) => `${request.method} ${request.path}`).slice(-2)).toEqual([
-      `GET ${SESSIONS}/${id}`,
-      `POST ${SESSIONS}/${id}/stop`,
-    ]);
-    expect(wait.stdout).toContain('Received SIGINT: cancelling.');
-    expect(wait.stdout).toContain(
-      '::error::The step was cancelled while waiting for the device session. The session was stopped.',
-    );
   });
 
   it('no session-id input is an input error that shows the line to write, even with SVC_DEVICE_SESSION_ID set; nothing is read or stopped', async () => {
@@ -301,7 +200,7 @@ describe('wait-for-device-session', () => {
   it('a malformed session id is an input error before any request', async () => {
     const malformed = await waitLater(undefined, { 'session-id': 'abc' });
     expect(malformed.exitCode).toBe(1);
-    expect(malformed.stdout).toMatch(/::error::Invalid input: `session-id` .*UUID/);
+    expect(malformed.errors).toContainEqual(expect.stringMatching(/^Invalid input: `session-id` .*UUID/));
     expect(world.sim.requests).toEqual([]);
   });
 

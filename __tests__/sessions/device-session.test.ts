@@ -1,12 +1,26 @@
 /**
- * start-device-session, its post step and stop-device-session end to end: the built bundles run as
- * the runner runs them (main, then post with the saved state), against the simulator, on the Node 24
- * that action.yml declares. The sub-action (`uses: OWNER/REPO/start-device-session`, whose post step
- * is dist/post) and the root action (`command: start-device-session`) are both exercised. Every test
- * ends by checking that no session is left active.
+ * start-device-session, its post step and stop-device-session, run from the sources in this process
+ * as the runner would run them (main, then post with the saved state), against the simulator. The
+ * sub-action (`uses: OWNER/REPO/start-device-session`, whose post step is dist/post) and the root
+ * action (`command: start-device-session`) are both exercised. Every test ends by checking that no
+ * session is left active. Through the built bundles (the end-to-end tier,
+ * __tests__/e2e/sessions-bundles.test.ts): a session on iOS through either door and its post step,
+ * and the signals while the step waits or creates.
  */
-import { renderLog, runStep, runStepPost, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
-import { apiRequests, createWorld, mutateSessionReads, until, type World } from '../../testkit/world/world.js';
+import {
+  renderLog,
+  runStep,
+  runStepPost,
+  type ActionRun,
+  type StepOptions,
+} from '../../testkit/runner/in-process.js';
+import {
+  apiRequests,
+  createWorld,
+  mutateSessionReads,
+  until,
+  type World,
+} from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { lastSavedSession, savedSessions } from '../../testkit/world/session-state.js';
 
@@ -26,7 +40,7 @@ function expectMaskedFirst(run: ActionRun, secret: string): void {
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 120 });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 20 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
@@ -60,89 +74,6 @@ function stopCommand(sessionId: string) {
 }
 
 describe('start-device-session, as the sub-action and as the root action', () => {
-  it.each(ACTIONS)(
-    '%s: agent-device on iOS: masked outputs, exported variables, state, summary; post stops it',
-    async (action) => {
-      const main = await start(action, { type: 'agent-device', name: 'e2e', 'max-duration-minutes': '30' });
-      expect(main.stderr).toBe('');
-      expect(main.exitCode).toBe(0);
-      expect(main.stdout).not.toContain('::warning::');
-      const [session] = world.sim.sessions();
-      expect(session.status).toBe('in-progress');
-      const token = main.outputs['agent-device-remote-session-token'];
-      expect(token).toMatch(/.{16,}/);
-      expect(main.outputs).toMatchObject({
-        'session-id': session.id,
-        'session-url': session.url,
-        'job-run-id': session.jobRunId,
-        status: 'in-progress',
-        'agent-device-remote-session-url': expect.stringMatching(/^https?:\/\//),
-        'web-preview-url': expect.stringMatching(/^https?:\/\//),
-        'tools-url': '',
-        'tools-auth-token': '',
-        'appium-url': '',
-        'preview-url': '',
-        capabilities: '',
-      });
-      expect(JSON.parse(main.outputs['remote-config'])).toEqual(session.remoteConfig);
-      expect(main.env).toEqual({
-        SVC_DEVICE_SESSION_ID: session.id,
-        AGENT_DEVICE_DAEMON_BASE_URL: main.outputs['agent-device-remote-session-url'],
-        AGENT_DEVICE_DAEMON_AUTH_TOKEN: token,
-      });
-      // What the post step needs, saved as state (one list of sessions); the marker of a create in
-      // flight came first, and was cleared once the answer named the session.
-      expect(main.state).toEqual({
-        'create-in-flight': '',
-        'base-url': world.sim.url,
-        'app-id': world.project.id,
-        'auto-stop': 'true',
-        'poll-interval-ms': '50',
-        sessions: JSON.stringify([{ id: session.id, url: session.url }]),
-        transport: '{}',
-      });
-      const markerAt = main.files.state.search(/create-in-flight<<\S+\r?\n\d{4}-\d\d-\d\dT/);
-      expect(markerAt).toBeGreaterThan(-1);
-      expect(markerAt).toBeLessThan(main.files.state.indexOf(session.id));
-      expectMaskedFirst(main, token);
-      expectMaskedFirst(main, world.token);
-      expect(main.summary).toContain('ready');
-      expect(main.summary).toContain('The post step stops this session when the job ends.');
-      expect(main.summary).toContain('| Device time |');
-      expect(main.summary).toMatch(/\| \d+s of its 30 min maximum \|/);
-      expect(world.sim.requests[0].body).toEqual({
-        appId: world.project.id,
-        platform: 'ios',
-        type: 'agent-device',
-        name: 'e2e',
-        maxDurationMinutes: 30,
-      });
-
-      // The post step uses the base URL from state, whatever the environment says by then.
-      const ending = await runStepPost(action, main, {
-        inputs: withInputs(action, { 'base-url': 'http://127.0.0.1:9' }),
-        env: { SVC_BASE_URL: 'http://127.0.0.1:9' },
-      });
-      expect(ending.exitCode).toBe(0);
-      expect(ending.stdout).toContain(`Device session ${session.id} is stopped at `);
-      // How long the paid device ran, against its maximum, in the log and the post step's summary.
-      expect(ending.stdout).toMatch(
-        new RegExp(`Device time of session ${session.id}: \\d+s of its 30 min maximum\\.`),
-      );
-      expect(ending.summary).toContain('### Device sessions at the end of the job');
-      expect(ending.summary).toMatch(
-        new RegExp(
-          `\\| \\[${session.id}\\]\\(<[^>]+>\\) \\| ⏹️ stopped \\| \\d+s of its 30 min maximum \\| stopped it \\|`,
-        ),
-      );
-      expect(world.sim.getSession(session.id)?.status).toBe('stopped');
-      const requests = apiRequests(world.sim);
-      expect(requests[0]).toBe(`POST ${SESSIONS}`);
-      expect(requests.at(-1)).toBe(`POST ${SESSIONS}/${session.id}/stop`);
-      expect(requests.slice(1, -1).every((line) => line === `GET ${SESSIONS}/${session.id}`)).toBe(true);
-    },
-  );
-
   it('each type exports the variables its controller reads', async () => {
     const cases: Array<[string, string, string[], string[]]> = [
       [
@@ -213,14 +144,9 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       }
     });
     const reads = () => world.sim.requests.filter((r) => r.method === 'GET' && !r.control).length;
-    const main = await start(
-      'start-device-session',
-      {},
-      {
-        onSpawn: () =>
-          void until(() => reads() >= 2).then(() => world.sim.readySession(world.sim.sessions()[0].id)),
-      },
-    );
+    // Watching from this process while the step runs in it too (both wait on the event loop).
+    void until(() => reads() >= 2).then(() => world.sim.readySession(world.sim.sessions()[0].id));
+    const main = await start('start-device-session');
     world.sim.clearFaults();
     expect(main.exitCode).toBe(0);
     expect(
@@ -242,9 +168,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     const [session] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
     expect(main.outputs.status).toBe('errored');
-    expect(main.stdout).toContain(
-      `::error::The device session became errored before it was ready. ${session.url}`,
-    );
+    expect(main.errors).toContain(`The device session became errored before it was ready. ${session.url}`);
     expect(savedSessions(main)).toEqual([
       { id: session.id, url: session.url, ended: 'errored', deviceTime: expect.any(String) },
     ]);
@@ -256,83 +180,17 @@ describe('start-device-session, as the sub-action and as the root action', () =>
 
   it('stops the session and fails when it is not ready within timeout-minutes', async () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const main = await start('start-device-session', { 'timeout-minutes': '0.008' });
+    const main = await start('start-device-session', { 'timeout-minutes': '0.003' });
     const [session] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
     expect(world.sim.getSession(session.id)?.status).toBe('stopped');
-    expect(main.stdout).toContain(
-      '::error::The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped.',
+    expect(main.errors).toContain(
+      `The device session was not ready within timeout-minutes (0.003); last status: new. The session was stopped. ${session.url}`,
     );
     expect(main.outputs.status).toBe('stopped');
     expect(main.summary).toContain('The session was stopped.');
     const ending = await post('start-device-session', main);
     expect(ending.stdout).toContain('already ended during the main step');
-  });
-
-  it('on SIGINT or SIGTERM while waiting, stops the session at once and exits non-zero', async () => {
-    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const signals = ['SIGINT', 'SIGTERM'] as const;
-    const signalled: Record<string, boolean> = {};
-    const mains = await Promise.all(
-      signals.map((signal, index) =>
-        start(
-          index ? 'root' : 'start-device-session',
-          // A wait far beyond the test's limit: only a stop made at the signal lets the test pass.
-          { name: signal, 'poll-interval-seconds': '3600' },
-          {
-            onSpawn: (child) => {
-              // Signal once the step is waiting (its first progress line), not while the create is in flight.
-              child.stdout?.on('data', (chunk: Buffer) => {
-                if (!signalled[signal] && chunk.toString().includes('session: new')) {
-                  signalled[signal] = true;
-                  child.kill(signal);
-                }
-              });
-            },
-          },
-        ),
-      ),
-    );
-    signals.forEach((signal, index) => {
-      const main = mains[index];
-      const id = main.outputs['session-id'];
-      expect(main.exitCode).not.toBe(0);
-      expect(world.sim.getSession(id)?.status).toBe('stopped');
-      // The stop came at the signal, before the first read (an interval of an hour away).
-      const requests = world.sim.requests.filter((request) => request.path.startsWith(`${SESSIONS}/${id}`));
-      expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-        `POST ${SESSIONS}/${id}/stop`,
-      ]);
-      expect(main.stdout).toContain(`Received ${signal}: cancelling.`);
-      expect(main.stdout).toContain(
-        `::error::The step was cancelled while waiting for the device session. The session was stopped. ${world.sim.getSession(id)?.url}`,
-      );
-    });
-  });
-
-  it('on a signal while the create request is in flight, stops the session once its id arrives', async () => {
-    world.sim.injectFault({
-      method: 'POST',
-      path: SESSIONS,
-      kind: 'delay',
-      ms: 400,
-      processed: true,
-      times: 1,
-    });
-    const main = await start(
-      'start-device-session',
-      {},
-      {
-        onSpawn: (child) => {
-          void until(() => world.sim.sessions().length > 0).then(() => child.kill('SIGTERM'));
-        },
-      },
-    );
-    const [session] = world.sim.sessions();
-    expect(main.exitCode).toBe(1);
-    expect(savedSessions(main).map((saved) => saved.id)).toEqual([session.id]);
-    expect(world.sim.getSession(session.id)?.status).toBe('stopped');
-    expect(main.stdout).toContain(`::error::The step was cancelled. The session was stopped. ${session.url}`);
   });
 
   it('two sessions in one job: each post stops its own; one already stopped by stop-device-session is fine', async () => {
@@ -357,7 +215,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     expect(postB.stdout).toContain(
       `Device session ${b} had already been stopped during the job at ${world.sim.getSession(b)?.finishedAt}, before the post step; there was nothing to stop.`,
     );
-    expect(postB.stdout).not.toContain('::warning::');
+    expect(postB.annotations.filter(({ kind }) => kind === 'warning')).toEqual([]);
     expect(world.sim.requests.filter((request) => request.path === `${SESSIONS}/${b}/stop`)).toHaveLength(1);
     expect(postB.summary).toContain('nothing to stop, it had already been stopped during the job');
   });
@@ -388,9 +246,11 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 503, times: 100 });
     const ending = await post('start-device-session', main);
     expect(ending.exitCode).toBe(1);
-    expect(ending.stdout).toMatch(
-      new RegExp(
-        `::error::Device session ${session.id} could not be confirmed stopped: .*503.*stop-device-session.* Session page: ${session.url}`,
+    expect(ending.errors).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Device session ${session.id} could not be confirmed stopped: .*503.*stop-device-session.* Session page: ${session.url}`,
+        ),
       ),
     );
     world.sim.clearFaults();
@@ -404,9 +264,10 @@ describe('start-device-session, as the sub-action and as the root action', () =>
     expect(main.summary).toContain('auto-stop: false');
     const ending = await post('start-device-session', main);
     expect(ending.exitCode).toBe(0);
-    expect(ending.stdout).toContain(
-      `::notice::auto-stop is false: device session ${session.id} keeps running`,
-    );
+    expect(ending.annotations).toContainEqual({
+      kind: 'notice',
+      text: expect.stringContaining(`auto-stop is false: device session ${session.id} keeps running`),
+    });
     expect(world.sim.getSession(session.id)?.status).toBe('in-progress');
     expect((await stopCommand(session.id)).exitCode).toBe(0);
   });
@@ -447,8 +308,10 @@ describe('start-device-session failures before a session exists', () => {
     const printed = [forbidden.stdout, forbidden.stderr, ...Object.values(forbidden.files)].join('\n');
     expect(printed.split(`::add-mask::${viewer}`).slice(1).join('')).not.toContain(viewer);
     expect(disabled.exitCode).toBe(1);
-    expect(disabled.stdout).toContain(
-      `::error::Creating the device session failed: remote device sessions are not enabled for the account that owns project ${project.id}`,
+    expect(disabled.errors).toContainEqual(
+      expect.stringContaining(
+        `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${project.id}`,
+      ),
     );
     expect(disabled.stdout).toContain('the account that owns the project needs access to it');
     expect(disabled.stdout).not.toContain('rejected the request');
@@ -468,9 +331,12 @@ describe('start-device-session failures before a session exists', () => {
     expect(main.state).toMatchObject({ 'create-in-flight': expect.any(String), 'app-id': world.project.id });
     expect(savedSessions(main)).toEqual([]);
     const ending = await post('start-device-session', main);
-    expect(ending.stdout).toMatch(
-      new RegExp(`::warning::A device session may be running: .*project ${world.project.id}`),
-    );
+    expect(ending.annotations).toContainEqual({
+      kind: 'warning',
+      text: expect.stringMatching(
+        new RegExp(`^A device session may be running: .*project ${world.project.id}`),
+      ),
+    });
     // The service created one the action cannot know about: the only case a session can outlive the step
     // (until its max duration). Clean it up so the leak check tests the action, not the fault.
     for (const session of world.sim.activeSessions()) world.sim.failSession(session.id);
@@ -501,7 +367,7 @@ describe('start-device-session failures before a session exists', () => {
       const saved = Object.entries(run.state).filter(([name, value]) => name !== 'transport' && value !== '');
       expect({ inputs, exitCode: run.exitCode, saved }).toEqual({ inputs, exitCode: 1, saved: [] });
       expect(run.stdout).toContain(message);
-      expect(run.stdout.match(/::error::/g)).toHaveLength(1);
+      expect(run.errors).toHaveLength(1);
     });
     expect(apiRequests(world.sim)).toEqual([]);
   });
@@ -529,7 +395,7 @@ describe('the device-sessions preview is not enabled for the account', () => {
     expect(renderLog(reworded.stdout)).toMatch(
       /^Error: Creating the device session failed: remote device sessions are not enabled for the account that owns project .*\(400: Device run sessions are a preview feature not enabled for this account\)\. Device sessions are a limited-access preview/m,
     );
-    expect(reworded.stdout.match(/::error::/g)).toHaveLength(1);
+    expect(reworded.errors).toHaveLength(1);
     expect(reworded.state['create-in-flight']).toBe('');
     expect(tooLong.exitCode).toBe(1);
     expect(tooLong.stdout).toContain('The service rejected the request (400 Bad Request)');
@@ -676,12 +542,12 @@ describe('start-attempts', () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
     const timedOut = await start('start-device-session', {
       'start-attempts': '3',
-      'timeout-minutes': '0.008',
+      'timeout-minutes': '0.003',
     });
     expect(timedOut.exitCode).toBe(1);
     expect(world.sim.sessions()).toHaveLength(1);
-    expect(timedOut.stdout).toContain(
-      '::error::The device session was not ready within timeout-minutes (0.008)',
+    expect(timedOut.errors).toContainEqual(
+      expect.stringContaining('The device session was not ready within timeout-minutes (0.003)'),
     );
     expect(timedOut.stdout).not.toContain('creating another');
     world.sim.reset();
@@ -703,8 +569,8 @@ describe('start-attempts', () => {
     }
     const [first, second] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
-    expect(main.stdout).toContain(
-      `::error::The device session became errored before it was ready. It was attempt 2 of 2; the session of attempt 1 had errored before it was ready. ${second.url}`,
+    expect(main.errors).toContain(
+      `The device session became errored before it was ready. It was attempt 2 of 2; the session of attempt 1 had errored before it was ready. ${second.url}`,
     );
     expect(main.summary).toContain(`| 1 | [${first.id}](<${first.url}>) | errored |`);
     expect(main.summary).toContain(`| 2 | [${second.id}](<${second.url}>) | errored |`);

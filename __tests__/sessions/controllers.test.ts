@@ -1,39 +1,28 @@
 /**
- * Every recipe runnable locally: start-device-session (the built bundle, on the runner's Node 24)
+ * Every recipe runnable locally: start-device-session (run from the sources, in this process)
  * exports the connection details to GITHUB_ENV, and the real clients, configured only from those
  * variables, drive what they lead to on the simulator:
- * - the `agent-device` CLI (npm; its engines want Node >= 22.12, so it runs on the Node 24 binary)
- *   with AGENT_DEVICE_DAEMON_BASE_URL / AGENT_DEVICE_DAEMON_AUTH_TOKEN;
  * - webdriverio's `remote()` with APPIUM_URL and APPIUM_CAPS;
  * - argent's tool routes (ARGENT_TOOLS_URL, ARGENT_AUTH_TOKEN) with fetch, as argent's client calls them;
  * - the browser preview (`web-preview-url`, `preview-url`) with fetch.
  * A wrong token is refused, and once the post step has stopped the session nothing answers any more.
+ * The `agent-device` CLI, driven by what the built bundle exported, is the end-to-end tier's case
+ * (__tests__/e2e/sessions-bundles.test.ts).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { remote } from 'webdriverio';
-import { ROOT, RUNTIMES, runStep, runStepPost, type ActionRun } from '../../testkit/runner/step.js';
+import { runStep, runStepPost, type ActionRun } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 
-const AGENT_DEVICE_CLI = join(ROOT, 'node_modules', 'agent-device', 'bin', 'agent-device.mjs');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let world: World;
-let home: string;
 beforeAll(async () => {
   world = await createWorld(
     { 'e2e.yml': 'on: workflow_dispatch\njobs:\n  a:\n    type: build\n' },
     { readinessDelayMs: 50 },
   );
-  // The agent-device CLI keeps its state and logs under HOME: a throw-away one.
-  home = await mkdtemp(join(tmpdir(), 'svc-controllers-'));
 });
-afterAll(async () => {
-  await world.sim.close();
-  await rm(home, { recursive: true, force: true });
-});
+afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
 afterEach(() => {
   expect(world.sim.activeSessions()).toEqual([]);
@@ -57,38 +46,6 @@ async function endJob(main: ActionRun, given: Record<string, string>): Promise<v
   expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
 }
 
-interface CliResult {
-  code: number;
-  json: { success: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
-}
-
-/** Runs `agent-device <args> --json` on Node 24 with the job's environment (what GITHUB_ENV gave). */
-function agentDevice(args: string[], jobEnv: Record<string, string>): Promise<CliResult> {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    AGENT_DEVICE_STATE_DIR: join(home, 'state'),
-    ...jobEnv,
-  };
-  return new Promise((resolve, reject) => {
-    execFile(
-      RUNTIMES.node24,
-      [AGENT_DEVICE_CLI, ...args, '--json'],
-      { env, cwd: home, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        try {
-          const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
-          resolve({ code, json: JSON.parse(stdout) as CliResult['json'] });
-        } catch {
-          reject(
-            new Error(`agent-device ${args[0]}: no JSON on stdout: ${stdout} ${stderr} ${String(error)}`),
-          );
-        }
-      },
-    );
-  });
-}
-
 async function page(url: string): Promise<{ status: number; html: string }> {
   const response = await fetch(url);
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -96,60 +53,6 @@ async function page(url: string): Promise<{ status: number; html: string }> {
 }
 
 describe('the connection details lead to controllers that answer the real clients', () => {
-  it('agent-device: the CLI lists the device, opens an app, takes a screenshot, taps, closes; a wrong token is refused', async () => {
-    const main = await start({ type: 'agent-device' });
-    const id = main.outputs['session-id'];
-    const env = main.env;
-    expect(env.AGENT_DEVICE_DAEMON_BASE_URL).toBe(`${world.sim.url}/_devices/${id}/agent-device`);
-    expect(env.AGENT_DEVICE_DAEMON_AUTH_TOKEN).toMatch(/.{16,}/);
-
-    const devices = await agentDevice(['devices'], env);
-    expect(devices).toEqual({
-      code: 0,
-      json: {
-        success: true,
-        data: { devices: [expect.objectContaining({ platform: 'ios', kind: 'simulator', booted: true })] },
-      },
-    });
-    expect((await agentDevice(['open', 'com.example.app'], env)).json).toMatchObject({
-      success: true,
-      data: { appBundleId: 'com.example.app', platform: 'ios' },
-    });
-    const shotPath = join(home, 'shot.png');
-    const shot = await agentDevice(['screenshot', shotPath], env);
-    expect(shot.json).toEqual({ success: true, data: { path: shotPath } });
-    expect((await readFile(shotPath)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect((await agentDevice(['press', '120', '240'], env)).json).toMatchObject({
-      success: true,
-      data: { x: 120, y: 240 },
-    });
-    expect((await agentDevice(['close'], env)).json).toMatchObject({ success: true });
-
-    const refused = await agentDevice(['devices'], {
-      ...env,
-      AGENT_DEVICE_DAEMON_AUTH_TOKEN: 'not-the-token',
-    });
-    expect(refused.code).not.toBe(0);
-    expect(refused.json.error).toMatchObject({ code: 'UNAUTHORIZED' });
-    // The secret's exact check: right token 200, wrong token 401, on the health route too.
-    const health = (token: string) =>
-      fetch(`${env.AGENT_DEVICE_DAEMON_BASE_URL}/health`, { headers: { authorization: `Bearer ${token}` } });
-    expect((await health(env.AGENT_DEVICE_DAEMON_AUTH_TOKEN)).status).toBe(200);
-    expect((await health(`${env.AGENT_DEVICE_DAEMON_AUTH_TOKEN}x`)).status).toBe(401);
-
-    const preview = await page(main.outputs['web-preview-url']);
-    expect(preview.status).toBe(200);
-    for (const text of [id, 'ios', 'agent-device', 'in-progress']) expect(preview.html).toContain(text);
-
-    await endJob(main, { type: 'agent-device' });
-    const after = await agentDevice(['devices'], env);
-    expect(after.code).not.toBe(0);
-    expect(after.json.error?.message).toContain(`Device session ${id} is stopped`);
-    const ended = await page(main.outputs['web-preview-url']);
-    expect(ended.status).toBe(410);
-    expect(ended.html).toContain('stopped');
-  });
-
   it('appium: webdriverio creates a session with APPIUM_CAPS, takes a screenshot, taps, deletes it', async () => {
     const main = await start({ type: 'appium', platform: 'android' });
     const { APPIUM_URL, APPIUM_CAPS } = main.env;
