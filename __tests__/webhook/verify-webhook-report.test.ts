@@ -1,15 +1,17 @@
 /**
- * verify-webhook end to end, for what a workflow does with a verified delivery: the payload's error,
- * artifact, page and logs as outputs; `fail-on-status`, which fails the relay workflow with the
- * service's reason once every output is set; and the job summary the step writes, read from the
- * GITHUB_STEP_SUMMARY file. The simulator runs a release whose Android build and iOS submission fail
- * and delivers the signed webhooks to a local receiver; their bodies go to the built bundles.
+ * verify-webhook, run from the sources in this process, for what a workflow does with a verified
+ * delivery: the payload's error, artifact, page and logs as outputs; `fail-on-status`, which fails
+ * the relay workflow with the service's reason once every output is set; and the job summary the
+ * step writes, read from the GITHUB_STEP_SUMMARY file. The simulator runs a release whose Android
+ * build and iOS submission fail and delivers the signed webhooks to a local receiver; their bodies go
+ * to the step. An errored build failing the built bundle's step by `fail-on-status` is the
+ * end-to-end tier's case (__tests__/e2e/webhook-bundles.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { createWorld, until, type World } from '../../testkit/world/world.js';
 import { call } from '../simulator/helpers.js';
 import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiver.js';
@@ -170,27 +172,6 @@ describe('verify-webhook outputs: error, artifact, page and logs from the payloa
 });
 
 describe('fail-on-status', () => {
-  it("an errored build listed fails the step after setting every output, with the service's reason and the page", async () => {
-    const result = await verify(erroredBuild, { 'fail-on-status': 'errored,canceled' });
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs).toMatchObject({
-      event: 'BUILD',
-      id: job('build_android').buildId,
-      status: 'errored',
-      'error-code': 'UNKNOWN_ERROR',
-      'error-message': HOSTILE_ERROR,
-      'details-url': erroredBuild.json.buildDetailsPageUrl,
-      payload: expect.any(String),
-    });
-    const errors = result.stdout.split('\n').filter((line) => line.startsWith('::error::'));
-    expect(errors).toEqual([
-      `::error::Build ${job('build_android').buildId} (BUILD) ended \`errored\`, which \`fail-on-status\` lists: ` +
-        `UNKNOWN_ERROR: ${HOSTILE_ERROR.replace('\n', ' ')}. Details: ${erroredBuild.json.buildDetailsPageUrl}`,
-    ]);
-    // The service's text is printed as text: no line of it is a workflow command.
-    expect(result.stdout).not.toMatch(/^::warning::/m);
-  });
-
   it('an errored submission, listed on its own line, fails naming the submission; a canceled one is not listed', async () => {
     const canceled = signed(erroredSubmission, (json) => {
       json.status = 'canceled';
@@ -201,8 +182,8 @@ describe('fail-on-status', () => {
       verify(canceled, { 'fail-on-status': 'errored' }),
     ]);
     expect(failed.exitCode).toBe(1);
-    expect(failed.stdout).toContain(
-      `::error::Submission ${job('submit_ios').submissionId} (SUBMIT) ended \`errored\`, which \`fail-on-status\` lists: ` +
+    expect(failed.errors).toContain(
+      `Submission ${job('submit_ios').submissionId} (SUBMIT) ended \`errored\`, which \`fail-on-status\` lists: ` +
         `UNKNOWN_ERROR: App Store Connect rejected the binary. Details: ${erroredSubmission.json.submissionDetailsPageUrl}`,
     );
     expect(failed.outputs['logs-url']).toBe(erroredSubmission.json.submissionInfo.logsUrl);
@@ -228,9 +209,9 @@ describe('fail-on-status', () => {
       verify(finishedBuild, { 'fail-on-status': 'errored,canceled' }),
     ]);
     expect(failed.exitCode).toBe(1);
-    expect(failed.stdout).not.toContain('::warning::');
-    expect(failed.stdout).toContain(
-      `::error::Build ${canceled.json.id} (BUILD) ended \`canceled\`, which \`fail-on-status\` lists; ` +
+    expect(failed.annotations.filter(({ kind }) => kind === 'warning')).toEqual([]);
+    expect(failed.errors).toContain(
+      `Build ${canceled.json.id} (BUILD) ended \`canceled\`, which \`fail-on-status\` lists; ` +
         `the payload gives no error code or message. Details: ${canceled.json.buildDetailsPageUrl}`,
     );
     expect(failed.outputs).toMatchObject({ status: 'canceled', 'error-code': '', 'error-message': '' });
@@ -242,8 +223,8 @@ describe('fail-on-status', () => {
     const result = await verify(erroredBuild, { 'fail-on-status': 'Errored,cancelled' });
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toEqual({});
-    expect(result.stdout).toContain(
-      '::error::Invalid input: `fail-on-status` has values that are not allowed: ' +
+    expect(result.errors).toContain(
+      'Invalid input: `fail-on-status` has values that are not allowed: ' +
         '`Errored` (did you mean `errored`?), `cancelled` (did you mean `canceled`?). ' +
         'Allowed, separated by commas or line breaks: finished, errored, canceled.',
     );
