@@ -4,13 +4,15 @@
  * names, URLs) is printed so that the runner can never read it as a workflow command: not with
  * embedded line breaks (CR alone included) followed by `::` or `##[`, not with `##[` in the middle
  * of a line, not after white space only .NET trims. Every printed line is read with the runner-like
- * parser (audit.ts). Run through the built dist/ against the simulator.
+ * parser (audit.ts). Run from the sources in this process against the simulator; a hostile commit
+ * message, job names and job outputs through the built run-workflow bundle are the end-to-end
+ * tier's case (__tests__/e2e/security/hardening-bundles.test.ts).
  */
 import { createHmac } from 'node:crypto';
-import { runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
-import { createWorld, type World } from '../../../testkit/world/world.js';
-import { renderLog } from '../../../testkit/runner/step.js';
-import { buildPayload, injectedCommands, secretFindings } from './audit.js';
+import { runAction, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { renderLog } from '../../testkit/runner/in-process.js';
+import { buildPayload, injectedCommands, secretFindings } from '../e2e/security/audit.js';
 
 const MARK = 'PWNED';
 /** Every way a line break can smuggle a command in, each carrying MARK where the runner would act on it. */
@@ -47,7 +49,6 @@ jobs:
       note: ${JSON.stringify(hostile('job output'))}
 `;
 const FAST = { 'poll-interval-seconds': '0.05' };
-const RUNTIME = 'node24';
 const SESSIONS = '/v2/device-run-sessions';
 const OUTPUT_NAMES = /^[a-z][a-z-]*$/;
 
@@ -95,7 +96,6 @@ describe('workflow-command injection', () => {
 
   const runWorkflow = (inputs: Record<string, string> = {}) =>
     runAction({
-      runtime: RUNTIME,
       inputs: {
         command: 'run-workflow',
         ...world.api,
@@ -108,20 +108,9 @@ describe('workflow-command injection', () => {
     });
   const startSession = (inputs: Record<string, string> = {}) =>
     runAction({
-      runtime: RUNTIME,
       inputs: { command: 'start-device-session', ...world.api, platform: 'ios', ...FAST, ...inputs },
       env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
     });
-
-  it('run-workflow: a hostile commit message, job names from the workflow file and job outputs', async () => {
-    world.repo.commit({}, hostile('commit message'));
-    world.sim.setJobBehaviour('build', { outcome: 'failure', errorMessage: hostile('job error') });
-    const run = await runWorkflow();
-    expect(run.exitCode).toBe(1);
-    expect(world.sim.runs()[0].gitCommitMessage).toContain(`::error::${MARK}`);
-    expect(run.stdout).toContain('Failed jobs: build');
-    expectInert(run);
-  });
 
   it('run-workflow: every string of the dispatch answer and of every read is hostile', async () => {
     world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: hostile('error') });
@@ -214,7 +203,7 @@ describe('workflow-command injection', () => {
       kind: 'mutate',
       mutate: poison(['id', 'status']),
     });
-    const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
+    const post = await runPost(main, { inputs: world.api, env: { RUNNER_DEBUG: '1' } });
     expect(post.exitCode).toBe(0);
     expectInert(main, post);
   });
@@ -239,7 +228,7 @@ describe('workflow-command injection', () => {
     expect(renderLog(main.stdout, true)).not.toContain(token);
     expect(secretFindings(main, token, 'device token')).toEqual([]);
     world.sim.clearFaults();
-    const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, env: { RUNNER_DEBUG: '1' } });
+    const post = await runPost(main, { inputs: world.api, env: { RUNNER_DEBUG: '1' } });
     expect(post.exitCode).toBe(0);
     expect(world.sim.activeSessions()).toEqual([]);
     expectInert(main, post);
@@ -265,7 +254,6 @@ describe('workflow-command injection', () => {
       body: { errors: [{ code: 'NOT_FOUND', message: hostile('stop refused') }] },
     });
     const stop = await runAction({
-      runtime: RUNTIME,
       inputs: { command: 'stop-device-session', ...world.api, 'session-id': main.outputs['session-id'] },
       env: { RUNNER_DEBUG: '1' },
     });
@@ -286,7 +274,6 @@ describe('workflow-command injection', () => {
       }),
     );
     const run = await runAction({
-      runtime: RUNTIME,
       inputs: {
         command: 'verify-webhook',
         'webhook-secret': secret,
@@ -302,7 +289,6 @@ describe('workflow-command injection', () => {
 
   it('hostile input values are not echoed as commands either', async () => {
     const run = await runAction({
-      runtime: RUNTIME,
       inputs: {
         command: 'run-workflow',
         ...world.api,
@@ -311,7 +297,7 @@ describe('workflow-command injection', () => {
       },
     });
     expect(run.exitCode).toBe(1);
-    const unknown = await runAction({ runtime: RUNTIME, inputs: { command: hostile('deploy') } });
+    const unknown = await runAction({ inputs: { command: hostile('deploy') } });
     expect(unknown.exitCode).toBe(1);
     expectInert(run, unknown);
   });

@@ -1,24 +1,23 @@
 /**
- * The hostile-input matrix through the built bundles, as the runner runs them (see
+ * The hostile-input matrix, each step run from the sources in this process (see
  * testkit/world/hostile-cases.ts): exit code 1, exactly one error annotation that names the
  * input, and no request to the service.
  */
-import { runAction, type ActionRun } from '../../../testkit/runner/step.js';
-import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
-import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
-import { errorLines } from './audit.js';
-
-import { CASES, TOKEN } from '../../../testkit/world/hostile-cases.js';
+import { runAction, type ActionRun } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
+import { CASES, TOKEN } from '../../testkit/world/hostile-cases.js';
 
 /**
- * Every case is checked against the input tables (unit tests); through the bundles, a sample that
+ * Every case is checked against the input tables (unit tests); through the steps, a sample that
  * holds the first two cases of each command shows that a refusal there is exit 1, one error
  * annotation naming the input, the token never echoed and no request, via the root action's
- * `command` and via each sub-action.
+ * `command` and via each sub-action. The sample's first case (CASES[0]) runs through the built
+ * bundle instead: the end-to-end tier's (__tests__/e2e/security/hardening-bundles.test.ts).
  */
-const SAMPLE = [...new Set(CASES.map(([, command]) => command))].flatMap((command) =>
-  CASES.filter(([, of]) => of === command).slice(0, 2),
-);
+const SAMPLE = [...new Set(CASES.map(([, command]) => command))]
+  .flatMap((command) => CASES.filter(([, of]) => of === command).slice(0, 2))
+  .filter((sampled) => sampled !== CASES[0]);
 
 describe('hostile-input matrix', () => {
   let world: World;
@@ -41,7 +40,6 @@ describe('hostile-input matrix', () => {
           const viaRoot = !(command in base) || (i + index) % 2 === 0;
           const result = await runAction({
             entry: viaRoot ? 'main' : command,
-            runtime: 'node24',
             inputs: { ...(viaRoot ? { command } : {}), ...known, ...inputs },
             timeoutMs: 20_000,
           });
@@ -55,7 +53,7 @@ describe('hostile-input matrix', () => {
   it.each(SAMPLE)('%s (%s): exit 1, one error naming the input', (label, _command, _inputs, names) => {
     const result = results.get(label)!;
     expect(result.exitCode).toBe(1);
-    const errors = errorLines(result);
+    const errors = result.errors;
     expect(errors).toHaveLength(1);
     // Named in backticks: `svc-go`, `svc-go: true`, `inputs.a` all name their input.
     expect(errors[0]).toContain(`\`${names}`);
