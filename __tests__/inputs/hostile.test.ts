@@ -1,5 +1,5 @@
 /**
- * The hostile-input matrix of __tests__/e2e/security/hostile-inputs.test.ts, case for case, at the level
+ * The hostile-input matrix of __tests__/security/hostile-inputs.test.ts, case for case, at the level
  * of the input tables: each malformed combination is refused by the command's reader in the
  * registry (`COMMANDS[command].read`, src/commands/index.ts), or by the `command` input, with
  * exactly one problem that names the input, and the token is never echoed. The bundle-level check

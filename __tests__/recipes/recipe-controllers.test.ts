@@ -1,7 +1,7 @@
 /**
  * What the device recipes of the READMEs ask of a controller, the simulator serves (issue 25 item 11):
  * every `npx agent-device <command>` is a command of the simulator's agent-device daemon, and every
- * webdriverio call on `driver` is one that __tests__/e2e/controllers.test.ts drives against the
+ * webdriverio call on `driver` is one that __tests__/sessions/controllers.test.ts drives against the
  * simulator's Appium endpoint. A recipe that calls something else would fail as written there.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,7 +34,7 @@ test('every agent-device command a recipe runs is one the simulator implements',
 });
 
 test('every webdriverio call a recipe makes is one the controllers test drives against the simulator', () => {
-  const controllersTest = readFileSync(join(ROOT, '__tests__/e2e/controllers.test.ts'), 'utf8');
+  const controllersTest = readFileSync(join(ROOT, '__tests__/sessions/controllers.test.ts'), 'utf8');
   for (const method of DRIVEN_BY_THE_CONTROLLERS_TEST)
     expect(controllersTest).toMatch(new RegExp(`driver\\s*\\.${method}\\(`));
   const used = texts.flatMap(({ path, text }) =>

@@ -1,7 +1,7 @@
 /**
  * The controllers a session's remoteConfig leads to (simulator/controllers/), over plain HTTP: who may
  * call them (token checks), when they answer (only while the session is in-progress), and the error
- * shapes of each protocol. The real clients drive them in __tests__/e2e/controllers.test.ts.
+ * shapes of each protocol. The real clients drive them in __tests__/sessions/controllers.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DeviceSession, SimulatorOptions } from '../../simulator/index.js';

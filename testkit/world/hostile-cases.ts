@@ -4,7 +4,7 @@
  * invalid UUIDs, conflicting application sources, non-mapping `inputs`, YAML anchors and tags,
  * control characters). Every case is checked against the input tables in
  * __tests__/inputs/hostile.test.ts, and a sample of them through the built bundles in
- * __tests__/e2e/security/hostile-inputs.test.ts.
+ * __tests__/security/hostile-inputs.test.ts.
  */
 export const UUID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const HUGE = 'a'.repeat(70_000);

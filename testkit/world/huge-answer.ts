@@ -7,7 +7,7 @@
  * - a long credential (registered as a secret): every log line cut with `…` made the redaction try
  *   each start of it;
  * and a session name long enough to be cut in the lines printed after the secret is registered.
- * Used by __tests__/e2e/security/huge-answers.test.ts and `npm run bench`.
+ * Used by __tests__/security/huge-answers.test.ts and `npm run bench`.
  */
 
 /** Fields for the simulator's `extraRemoteConfigFields`. */
