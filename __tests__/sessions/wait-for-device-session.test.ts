@@ -22,7 +22,7 @@ const SESSIONS = '/v2/device-run-sessions';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 100 });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 20 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
@@ -102,12 +102,12 @@ describe('wait-for-device-session', () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
     const start = await startEarly();
     const id = start.outputs['session-id'];
-    const wait = await waitLater(start, { 'timeout-minutes': '0.008' });
+    const wait = await waitLater(start, { 'timeout-minutes': '0.003' });
     expect(wait.exitCode).toBe(1);
     expect(world.sim.getSession(id)?.status).toBe('stopped');
     expect(apiRequests(world.sim).at(-1)).toBe(`POST ${SESSIONS}/${id}/stop`);
     expect(wait.errors).toContain(
-      `The device session was not ready within timeout-minutes (0.008); last status: new. The session was stopped. ${world.sim.getSession(id)?.url}`,
+      `The device session was not ready within timeout-minutes (0.003); last status: new. The session was stopped. ${world.sim.getSession(id)?.url}`,
     );
     expect(wait.outputs.status).toBe('stopped');
     expect(wait.summary).toContain('The session was stopped.');
