@@ -31,7 +31,7 @@ describe('hostile-input matrix', () => {
       'stop-device-session': { token: TOKEN, 'base-url': world.api['base-url'] },
       'verify-webhook': {},
     };
-    // Small parallel batches: fast, and gentle on a 2-core machine.
+    // Batches of six (in this process the steps of a batch run one after the other).
     for (let i = 0; i < SAMPLE.length; i += 6) {
       await Promise.all(
         SAMPLE.slice(i, i + 6).map(async ([label, command, inputs], index) => {

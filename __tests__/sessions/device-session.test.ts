@@ -87,7 +87,7 @@ describe('start-device-session, as the sub-action and as the root action', () =>
       ['appium', 'ios', ['APPIUM_URL', 'APPIUM_CAPS'], []],
       ['serve-sim', 'ios', [], []],
     ];
-    // Independent sessions, so the steps run side by side.
+    // Independent sessions: in this process the steps run one after the other, in this order.
     const mains = await Promise.all(
       cases.map(([type, platform], index) =>
         start(index % 2 ? 'root' : 'start-device-session', { type, platform }),
@@ -342,9 +342,9 @@ describe('start-device-session failures before a session exists', () => {
     for (const session of world.sim.activeSessions()) world.sim.failSession(session.id);
   });
 
-  it('rejects invalid inputs before any request, all side by side', async () => {
+  it('rejects invalid inputs before any request, through either door', async () => {
     // A few of each kind (field, near miss, range, cross-field rule, id): the input tables' unit
-    // tests cover every rule; these show the built bundles stop before the first request.
+    // tests cover every rule; these show the step stops before the first request.
     const cases: Array<[Record<string, string>, string]> = [
       [{ platform: 'windows' }, '`platform` is `windows`; allowed: android, ios'],
       [{ platform: 'iOS' }, 'ios'],

@@ -214,7 +214,7 @@ describe('verify-webhook', () => {
     }
     let cases: Record<string, Case>;
     let results: Record<string, Promise<ActionRun>>;
-    // Every tampered delivery is verified at once, each by its own step; each test reads its own.
+    // Every tampered delivery is verified up front, each by its own step; each test reads its own.
     beforeAll(() => {
       const oneByte = Buffer.from(build.body);
       oneByte[oneByte.indexOf('"finished"') + 1] = 'F'.charCodeAt(0);
