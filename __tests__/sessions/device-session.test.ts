@@ -243,7 +243,15 @@ describe('start-device-session, as the sub-action and as the root action', () =>
   it('post fails loudly, naming the session and its URL, when the stop cannot be confirmed', async () => {
     const main = await start('start-device-session');
     const [session] = world.sim.sessions();
-    world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 503, times: 100 });
+    // Retry-After: 0, so the post step's retries come at once (the back-off would take seconds).
+    world.sim.injectFault({
+      method: 'POST',
+      path: /\/stop$/,
+      kind: 'status',
+      status: 503,
+      headers: { 'retry-after': '0' },
+      times: 100,
+    });
     const ending = await post('start-device-session', main);
     expect(ending.exitCode).toBe(1);
     expect(ending.errors).toContainEqual(
