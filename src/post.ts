@@ -9,7 +9,7 @@ import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
 import { commentOnPullRequest } from './github/comment.js';
 import { isPullRequestEvent } from './github/event.js';
 import { runPostStep } from './sessions/post-step.js';
-import type { PostReport } from './sessions/accounting.js';
+import { postCommentEnding, type PostReport } from './sessions/report/accounting.js';
 import { freshProcessListening } from './github/startup-env.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
@@ -55,11 +55,7 @@ async function updateComment(
       subject: comment.subject,
       outputs: { 'session-id': last.id, 'session-url': last.url ?? '', status: last.status ?? '' },
       failed: false,
-      // A stopped session has given its device back, whoever stopped it.
-      ended: {
-        released: last.status === 'stopped',
-        what: `${last.did === 'stopped it' ? 'the post step stopped it' : last.did}${last.deviceTime ? `, device time ${last.deviceTime}` : ''}`,
-      },
+      ended: postCommentEnding(last),
     },
     io,
   );

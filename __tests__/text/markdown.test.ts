@@ -9,8 +9,8 @@ import {
   markdownText,
   markdownVerbatim,
 } from '../../src/text/markdown.js';
-import { renderRunSummary } from '../../src/runs/summary.js';
-import { renderSessionSummary } from '../../src/sessions/summary.js';
+import { renderRunSummary } from '../../src/runs/report/run-summary.js';
+import { renderSessionSummary } from '../../src/sessions/report/session-summary.js';
 import { renderComment } from '../../src/github/comment-body.js';
 import type { DeviceSession, WorkflowRun } from '../../src/service/contract.js';
 

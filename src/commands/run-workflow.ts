@@ -15,7 +15,7 @@ import {
   statusRules,
 } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, RUN_OUTPUTS, statusContextAdvice, withOutcome } from '../runs/step.js';
-import { renderRunSummary } from '../runs/summary.js';
+import { renderRunSummary } from '../runs/report/run-summary.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';

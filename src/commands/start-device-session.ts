@@ -24,7 +24,8 @@ import {
   type CreateSessionRequest,
 } from '../service/contract.js';
 import { ActionFailure } from '../errors.js';
-import { renderSessionSummary } from '../sessions/summary.js';
+import { renderSessionSummary } from '../sessions/report/session-summary.js';
+import { CANCELLED_AFTER_CREATE, CANCELLED_BEFORE_NEXT_ATTEMPT } from '../sessions/report/failures.js';
 import { oneLine } from '../text/plain.js';
 import { waitUntilReady } from '../sessions/ready.js';
 import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
@@ -32,7 +33,7 @@ import { MAX_SESSIONS as MAX_START_ATTEMPTS, SessionLedger } from '../sessions/s
 import { stopAndFail } from '../sessions/stop.js';
 import { closeErrored, createSession } from '../sessions/create.js';
 import { DEFAULT_SESSION_TYPE, commentSubject, defaultSessionName } from '../sessions/name.js';
-import type { AttemptRecord } from '../sessions/accounting.js';
+import type { AttemptRecord } from '../sessions/report/accounting.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -190,7 +191,7 @@ export const startDeviceSession = defineCommand({
         sentAt: startedAt,
         attempt,
       });
-      if (signal.aborted) return stopAndFail(service, created, 'The step was cancelled.', { ledger });
+      if (signal.aborted) return stopAndFail(service, created, CANCELLED_AFTER_CREATE, { ledger });
       if (!values.wait) {
         writeSessionOutputs(outputs, 'last-seen', created);
         io.info(
@@ -225,8 +226,7 @@ export const startDeviceSession = defineCommand({
       io.info(
         `Attempt ${attempt} of ${of}: device session ${errored.id} ${how}; creating another (attempt ${attempt + 1} of ${of}).`,
       );
-      if (signal.aborted)
-        throw new ActionFailure('The step was cancelled before another session was created.');
+      if (signal.aborted) throw new ActionFailure(CANCELLED_BEFORE_NEXT_ATTEMPT);
     }
   },
 });

@@ -2,7 +2,7 @@
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, timeout, token } from '../inputs/table.js';
 import { logStopped, stopSession, StopNotConfirmed } from '../sessions/stop.js';
-import { renderStopSummary } from '../sessions/stop-summary.js';
+import { renderStopSummary } from '../sessions/report/stop-summary.js';
 import { defineCommand } from './command.js';
 import { writeSessionOutputs } from '../sessions/connection.js';
 import { hostOf } from '../github/context.js';

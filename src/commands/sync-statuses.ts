@@ -9,7 +9,7 @@ import { USER_AGENT } from '../github/service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { ActionFailure } from '../errors.js';
 import { MAX_GITHUB_REQUESTS, syncStatuses } from '../runs/sync.js';
-import { renderSyncSummary } from '../runs/sync-summary.js';
+import { renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 

@@ -10,7 +10,7 @@ import { ActionFailure } from '../errors.js';
 import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { oneLine } from '../text/plain.js';
 import {
   checkWebhookSignature,
   deliveryKey,
@@ -21,7 +21,13 @@ import {
 } from '../webhook/signature.js';
 import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webhook/payloads.js';
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
-import { renderWebhookRejected, renderWebhookSummary } from '../webhook/summary.js';
+import {
+  failedStatusMessage,
+  rejectedMessage,
+  renderWebhookRejected,
+  renderWebhookSummary,
+  unusableMessage,
+} from '../webhook/report.js';
 import type { ActionIO } from '../github/io.js';
 import type { OutputTable, OutputWriter } from '../github/outputs.js';
 
@@ -134,7 +140,7 @@ export const verifyWebhook = defineCommand({
     if (!check.valid) {
       const hint = check.problem === 'mismatch' ? mismatchHint(body) : '';
       await io.appendSummary(renderWebhookRejected('signature'));
-      throw new ActionFailure(`${check.message}${hint} The delivery was rejected; no outputs were set.`);
+      throw new ActionFailure(rejectedMessage(check.message, hint));
     }
     io.info(`Signature verified: the ${SIGNATURE_HEADER} header matches the payload (${body.length} bytes).`);
 
@@ -156,7 +162,8 @@ export const verifyWebhook = defineCommand({
 
     const failOn = values['fail-on-status'] ?? [];
     await io.appendSummary(renderWebhookSummary({ fields, failOn, deliveryKey: key }, io.redact));
-    if ((failOn as readonly string[]).includes(fields.status)) throw failedStatus(fields);
+    if ((failOn as readonly string[]).includes(fields.status))
+      throw new ActionFailure(failedStatusMessage(fields));
   },
 });
 
@@ -199,25 +206,13 @@ function logDelivery(io: ActionIO, fields: WebhookFields): void {
   }
 }
 
-/** The failure `fail-on-status` asks for: which delivery, its status, the service's reason, where to look. */
-function failedStatus(fields: WebhookFields): ActionFailure {
-  const kind = fields.kind === 'build' ? 'Build' : 'Submission';
-  const reason = fields.error
-    ? `: ${oneLine(fields.error.errorCode, 100)}: ${withoutFinalDots(oneLine(fields.error.message, 1000))}`
-    : '; the payload gives no error code or message';
-  const details = fields.detailsUrl ? ` Details: ${oneLine(fields.detailsUrl, 500)}` : '';
-  return new ActionFailure(
-    `${kind} ${fields.id} (${fields.event}) ended \`${fields.status}\`, which \`fail-on-status\` lists${reason}.${details}`,
-  );
-}
-
 /** Parses a body whose signature was verified; a body that is not a payload is an ActionFailure. */
 function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
   try {
     return parseWebhookBody(body);
   } catch (error) {
     if (error instanceof WebhookPayloadError) {
-      throw new ActionFailure(`The delivery is signed correctly, but it cannot be used: ${error.message}`);
+      throw new ActionFailure(unusableMessage(error.message));
     }
     throw error;
   }

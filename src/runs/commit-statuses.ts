@@ -14,8 +14,7 @@
 import { CommitStatuses, type StatusState } from '../github/statuses.js';
 import { posterOf } from '../github/status-marker.js';
 import type { ActionIO } from '../github/io.js';
-import { markdownCode } from '../text/markdown.js';
-import { status as withIcon } from '../text/status.js';
+import { renderStatusesSection } from './report/run-summary.js';
 import type { Reading } from './reading.js';
 import type { Outcome } from './step.js';
 import { jobContexts, jobState, MAX_JOB_STATUSES, STATES, UNKNOWN } from './status-words.js';
@@ -109,10 +108,7 @@ export class RunStatuses {
 
   /** The job summary's section: the commit, then each context with its state and icon. */
   summary(): string {
-    const posted = this.statuses.postedStatuses();
-    if (posted.length === 0) return '';
-    const rows = posted.map(({ context, state }) => `- ${markdownCode(context, 120)}: ${withIcon(state)}`);
-    return `\n**Commit statuses** on commit ${markdownCode(this.statuses.commit ?? '', 64)}\n\n${rows.join('\n')}\n`;
+    return renderStatusesSection(this.statuses.commit, this.statuses.postedStatuses());
   }
 
   /** Sets what `reading` says (`left`: pending states left for sync-statuses); false when it may set nothing. */

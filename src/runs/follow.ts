@@ -9,8 +9,9 @@ import { JOB_STATUSES, RUN_STATUSES, type WorkflowJob } from '../service/contrac
 import { ServiceError } from '../service/errors.js';
 import { poll, type PollOutcome } from '../service/poll.js';
 import { Progress } from '../github/progress.js';
-import { renderRunSummary } from './summary.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { renderRunSummary } from './report/run-summary.js';
+import { readFailedMessage, runNotFoundMessage } from './report/failures.js';
+import { oneLine } from '../text/plain.js';
 import { jobLabel } from '../text/job-label.js';
 import { ActionFailure } from '../errors.js';
 import { judge, unsuccessful } from './verdict.js';
@@ -146,14 +147,9 @@ export async function followRun(
 function readFailure(error: unknown, followed: FollowedRun, exists: boolean, runUrl: string): unknown {
   if (!(error instanceof Error)) return error;
   if (!exists && error instanceof ServiceError && error.status === 404)
-    return new ActionFailure(
-      `Workflow run ${followed.runId} was not found (404): ` +
-        `the service has no run with that id. ` +
-        `Check \`run-id\`.${error.serviceMessage ? ` The service said: ${error.serviceMessage}` : ''}${error.baseUrlAdvice ? ` ${error.baseUrlAdvice}` : ''}`,
-    );
+    return new ActionFailure(runNotFoundMessage(followed.runId, error.serviceMessage, error.baseUrlAdvice));
   if (!exists) return error;
-  const where = runUrl ? `: ${runUrl}` : ` (run ${followed.runId})`;
-  return new ActionFailure(`${withoutFinalDots(error.message)}. The run goes on${where}`);
+  return new ActionFailure(readFailedMessage(error.message, followed.runId, runUrl));
 }
 
 /** The outputs of a run as `reading` shows it, its jobs bounded by JOB_OUTPUTS_BOUND. */

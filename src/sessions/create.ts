@@ -15,7 +15,8 @@ import type { SessionLedger } from './state.js';
 import { SESSION_ID_ENV, writeSessionOutputs, type PhaseOutput } from './connection.js';
 import type { OutputWriter } from '../github/outputs.js';
 import { maskSession } from './masking.js';
-import { deviceTime } from './accounting.js';
+import { deviceTime } from './report/accounting.js';
+import { featureNotEnabledMessage } from './report/failures.js';
 import { stopAndFail, stopSession } from './stop.js';
 
 interface CreateOptions {
@@ -60,7 +61,8 @@ export async function createSession(
       return stopAndFail(service, named, error.message, { ledger });
     }
     if (createdNothing(error)) ledger.createdNothing();
-    if (featureNotEnabled(error)) throw new ActionFailure(featureNotEnabledMessage(error, request.appId));
+    if (featureNotEnabled(error))
+      throw new ActionFailure(featureNotEnabledMessage(error.serviceMessage, request.appId));
     throw error;
   }
   maskSession(io, created);
@@ -132,12 +134,4 @@ function featureNotEnabled(error: unknown): error is ServiceError {
     return false;
   if (error.code && /FEATURE|NOT_ENABLED/i.test(error.code)) return true;
   return NOT_ENABLED.test(error.serviceMessage) && FEATURE.test(error.serviceMessage);
-}
-
-function featureNotEnabledMessage(error: ServiceError, appId: string): string {
-  return (
-    `Creating the device session failed: remote device sessions are not enabled for the account that owns project ${appId} ` +
-    `(400: ${withoutFinalDots(error.serviceMessage)}). Device sessions are a limited-access preview, and the account that owns the project needs access to it: ` +
-    "ask an owner of that account to request access to the device-sessions preview, or use a project of an account that has it. The step's inputs are not the problem; no session was created."
-  );
 }

@@ -23,10 +23,15 @@ import type { ServiceClient } from '../service/client.js';
 import { readTable, token, type InputSource } from '../inputs/table.js';
 import { InputProblem, baseUrl as parseBaseUrl } from '../inputs/parsers.js';
 import { readPostState, restoreTransport, type PostState, type SavedSession } from './state.js';
-import { alreadyEndedMessage, deviceTime, renderPostSummary, type PostReport } from './accounting.js';
+import { deviceTime, renderPostSummary, type PostReport } from './report/accounting.js';
+import {
+  alreadyEndedMessage,
+  postCancelledMessage,
+  postUnusableMessage,
+  type PostUnusable,
+} from './report/failures.js';
 import { logStopped, stopSession } from './stop.js';
 import { maskSession } from './masking.js';
-import { withoutFinalDots } from '../text/plain.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -92,7 +97,7 @@ async function handle(
 ): Promise<void> {
   for (const session of state.sessions.filter((each) => each.ended !== undefined)) {
     io.info(`Device session ${session.id} already ended during the main step (${session.ended}).`);
-    reports.push({ ...session, status: session.ended, did: 'ended during the main step' });
+    reports.push({ ...session, status: session.ended, ending: 'ended-in-main-step' });
   }
   const open = state.sessions.filter((session) => session.ended === undefined);
   if (open.length === 0) return;
@@ -103,7 +108,7 @@ async function handle(
     return;
   }
   if (unusable) {
-    io.setFailed(unusable(ids, open.length === 1 ? open[0].url : ''));
+    io.setFailed(postUnusableMessage(unusable, ids, open.length === 1 ? open[0].url : ''));
     return;
   }
   const api = {
@@ -127,19 +132,12 @@ function unusableState(
   open: SavedSession[],
   source: InputSource,
   differs: string | undefined,
-): ((ids: string, link: string) => string) | undefined {
+): PostUnusable | undefined {
   if (!open.every((session) => isUuid(session.id)) || savedBaseUrl(state.baseUrl) === undefined)
-    return (ids) =>
-      `The saved state of this step is not usable (session id or service address malformed); device session ${ids} was not stopped. Stop it from the dashboard.`;
-  const stopByHand = 'Stop it from its page or with the stop-device-session command.';
-  if (differs)
-    return (ids, link) =>
-      `\`${differs}\` changed after the main step, and the access token is never sent with settings the main step did not use: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
-  if (readToken(source) === undefined) {
-    const problem = readTable({ token }, source).problems.join(' ');
-    return (ids, link) =>
-      `${withoutFinalDots(problem)}: device session ${ids} was not stopped. ${stopByHand} ${link}`.trimEnd();
-  }
+    return { kind: 'malformed-state' };
+  if (differs) return { kind: 'setting-changed', setting: differs };
+  if (readToken(source) === undefined)
+    return { kind: 'token', problem: readTable({ token }, source).problems.join(' ') };
   return undefined;
 }
 
@@ -187,16 +185,12 @@ async function stopAll(
         );
         confirmed++;
       } catch (error) {
-        reports.push({ ...session, did: 'could not be confirmed stopped (see the error)' });
+        reports.push({ ...session, ending: 'stop-not-confirmed' });
         reportFailure(io, error);
       }
     }
     // The post step was cancelled: the runner marks it so; the annotation says the device is not left running.
-    if (timer && confirmed === open.length)
-      reportFailure(
-        io,
-        new ActionFailure(`The post step was cancelled; device session ${ids} was stopped all the same.`),
-      );
+    if (timer && confirmed === open.length) reportFailure(io, new ActionFailure(postCancelledMessage(ids)));
   } finally {
     clearTimeout(timer);
     stopListening();
@@ -233,16 +227,16 @@ async function finish(
   // A stop never makes a session errored: an errored answer means it had errored before.
   if (session.status === 'errored') {
     io.warning(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
-    return { ...report, did: 'nothing to stop, it had already errored during the job' };
+    return { ...report, ending: 'already-errored' };
   }
   if (ended) {
     io.info(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
     io.info(`Device time of session ${saved.id}: ${deviceTime(session)}.`);
-    return { ...report, did: 'nothing to stop, it had already been stopped during the job' };
+    return { ...report, ending: 'already-stopped' };
   }
   logStopped(io, session);
   io.info(`Device time of session ${saved.id}: ${deviceTime(session)}.`);
-  return { ...report, did: 'stopped it' };
+  return { ...report, ending: 'stopped' };
 }
 
 /** `auto-stop: false`: reads the session, so that the step says only what it knows, and leaves it. */
@@ -262,13 +256,13 @@ async function leaveRunning(
   };
   if (isSessionTerminal(session)) {
     io.info(`auto-stop is false, and ${lowerFirst(alreadyEndedMessage(session))} ${report.url}`.trimEnd());
-    reports.push({ ...report, did: 'nothing to leave running, it had already ended (auto-stop: false)' });
+    reports.push({ ...report, ending: 'already-ended-left' });
     return;
   }
   io.notice(
     `auto-stop is false: device session ${saved.id} keeps running until it is stopped or reaches its limits. ${report.url}`.trimEnd(),
   );
-  reports.push({ ...report, did: 'left running (auto-stop: false)' });
+  reports.push({ ...report, ending: 'left-running' });
 }
 
 /** `auto-stop: false` and the session's state unknown: says only that it was not stopped. */
@@ -276,7 +270,7 @@ function leftRunning(io: ActionIO, saved: SavedSession, reports: PostReport[], w
   io.notice(
     `auto-stop is false: device session ${saved.id} was not stopped, and whether it still runs is not known (${why}). ${saved.url}`.trimEnd(),
   );
-  reports.push({ ...saved, did: 'not stopped (auto-stop: false); whether it still runs is not known' });
+  reports.push({ ...saved, ending: 'not-stopped-unknown' });
 }
 
 /** The session as it is before the stop; undefined when it cannot be read at once (the stop goes ahead). */

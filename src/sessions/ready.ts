@@ -11,11 +11,18 @@ import { capabilityNames } from './capabilities.js';
 import { exportForLaterSteps } from './export-env.js';
 import { poll } from '../service/poll.js';
 import { Progress } from '../github/progress.js';
-import { renderSessionSummary, type SessionOutcome } from '../sessions/summary.js';
+import { renderSessionSummary, type SessionOutcome } from './report/session-summary.js';
 import { oneLine } from '../text/plain.js';
 import { ActionFailure } from '../errors.js';
 import { ServiceError } from '../service/errors.js';
-import { deviceTime, endedMessage, renderAttempts, type AttemptRecord } from './accounting.js';
+import { deviceTime, renderAttempts, type AttemptRecord } from './report/accounting.js';
+import {
+  CANCELLED_WHILE_WAITING,
+  attemptsNote,
+  endedMessage,
+  notReadyInTimeReason,
+  waitingFailedReason,
+} from './report/failures.js';
 import type { ActionIO } from '../github/io.js';
 import type { ServiceContext } from '../github/context.js';
 import type { SessionLedger } from './state.js';
@@ -98,7 +105,7 @@ export async function waitUntilReady(
       },
     });
   } catch (error) {
-    const reason = `Waiting for the device session failed: ${(error as Error).message}`;
+    const reason = waitingFailedReason((error as Error).message);
     // The service says there is no such session: nothing to stop.
     if (error instanceof ServiceError && error.status === 404) {
       await io.appendSummary(summarize('failed', session, { reason }));
@@ -112,14 +119,14 @@ export async function waitUntilReady(
   const last = outcome.kind === 'done' ? outcome.value : outcome.last;
   const target = { id: session.id, url: sessionUrl };
   if (outcome.kind === 'aborted') {
-    const reason = 'The step was cancelled while waiting for the device session.';
+    const reason = CANCELLED_WHILE_WAITING;
     return stopAndFail(context, target, reason, {
       summary: (stopped) => summarize('cancelled', last ?? session, { stopped, reason }),
       ledger: options.ledger,
     });
   }
   if (outcome.kind === 'timeout') {
-    const reason = `The device session was not ready within timeout-minutes (${options.api.timeoutMs / 60_000}); last status: ${oneLine(last?.status ?? session.status, 40)}.`;
+    const reason = notReadyInTimeReason(options.api.timeoutMs, last?.status ?? session.status);
     return stopAndFail(context, target, reason, {
       summary: (stopped) => summarize('timed-out', last ?? session, { stopped, reason }),
       ledger: options.ledger,
@@ -131,8 +138,11 @@ export async function waitUntilReady(
     // Another attempt follows: the caller stops this one and says so.
     if (options.retryIfErrored && ready.status === 'errored') return { kind: 'errored', session: ready };
     options.ledger?.ended(ready, deviceTime(ready));
+    const attempt = options.attempt;
     const attempts =
-      options.attempt && options.attempt.earlier.length > 0 ? ` ${attemptsNote(options.attempt)}` : '';
+      attempt && attempt.earlier.length > 0
+        ? ` ${attemptsNote({ number: attempt.number, of: attempt.of, earlier: attempt.earlier.length })}`
+        : '';
     const reason = `${endedMessage(ready)}${attempts}`;
     await io.appendSummary(summarize(ready.startedAt ? 'ended-after-ready' : 'ended', ready, { reason }));
     throw new ActionFailure(`${reason} ${ready.url ?? sessionUrl}`.trimEnd());
@@ -167,16 +177,6 @@ export async function waitUntilReady(
       ) + attempts
     );
   }
-}
-
-/** `It was attempt 3 of 3; the sessions of attempts 1 and 2 had errored before they were ready.` */
-function attemptsNote(attempt: AttemptContext): string {
-  const earlier = attempt.earlier.map((_, index) => index + 1);
-  const one = earlier.length === 1;
-  const which = one
-    ? `the session of attempt ${earlier[0]}`
-    : `the sessions of attempts ${earlier.slice(0, -1).join(', ')} and ${earlier.at(-1)}`;
-  return `It was attempt ${attempt.number} of ${attempt.of}; ${which} had errored before ${one ? 'it was' : 'they were'} ready.`;
 }
 
 function isReady(session: DeviceSession): boolean {

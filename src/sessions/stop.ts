@@ -10,26 +10,18 @@ import type { ServiceClient } from '../service/client.js';
 import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import { withoutFinalDots } from '../text/plain.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../github/context.js';
 import type { SessionLedger } from './state.js';
 import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
-import { deviceTime } from './accounting.js';
+import { deviceTime } from './report/accounting.js';
+import { stopNotConfirmedMessage, stopNotFoundMessage, stoppedAndFailedMessage } from './report/failures.js';
 import { maskSession } from './masking.js';
 import { writeSessionOutputs, type PhaseOutput } from './connection.js';
 import type { OutputWriter } from '../github/outputs.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
 
-/**
- * What every path says when a stop was not confirmed (an error, a summary): `markdown` puts the
- * warning in bold.
- */
-export function stillRunningAdvice(subject = 'It', markdown = false): string {
-  const warning = `${subject} may still be running and billing`;
-  return `${markdown ? `**${warning}**` : warning} until it reaches its maximum duration: stop it from its session page, or with the stop-device-session command and this session id.`;
-}
 const STOP_ON_FAILURE_MS = 60_000;
 
 /** A stop that could not be confirmed: says once which session, where, and what to do. */
@@ -69,17 +61,12 @@ export async function stopSession(
     // The cause first; the session's page, which the advice points to, last.
     const page = options.sessionUrl ? ` Session page: ${options.sessionUrl}` : '';
     if (error instanceof ServiceError && error.status === 404)
-      throw new StopNotConfirmed(
-        `Device session ${sessionId} was not found: the service has no session with that id (404: ${error.serviceMessage}).${page}`,
-        true,
-      );
+      throw new StopNotConfirmed(stopNotFoundMessage(sessionId, error.serviceMessage, page), true);
     const reason =
       error instanceof Error && 'reason' in error && typeof error.reason === 'string'
         ? error.reason
         : (error as Error).message;
-    throw new StopNotConfirmed(
-      `Device session ${sessionId} could not be confirmed stopped: ${withoutFinalDots(reason)}. ${stillRunningAdvice()}${page}`,
-    );
+    throw new StopNotConfirmed(stopNotConfirmedMessage(sessionId, reason, page));
   }
 }
 
@@ -118,10 +105,7 @@ export async function stopAndFail(
     io.error((stopError as Error).message);
   }
   if (summary) await io.appendSummary(summary(stopped));
-  const outcome = stopped
-    ? ' The session was stopped.'
-    : ' Stopping it could not be confirmed (see the error above).';
-  throw new ActionFailure(`${reason}${outcome} ${session.url ?? ''}`.trimEnd());
+  throw new ActionFailure(stoppedAndFailedMessage(reason, stopped, session.url));
 }
 
 export function logStopped(io: ActionIO, session: DeviceSession): void {

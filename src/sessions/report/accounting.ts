@@ -4,21 +4,21 @@
  * The figures come from the service's own timestamps (`startedAt` to `finishedAt`); a session that
  * never started used no device time. Values from the service pass through markdown.ts.
  */
-import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
-import { markdownLink, markdownText } from '../text/markdown.js';
-import { formatElapsed, oneLine } from '../text/plain.js';
-import { redactDeep } from '../github/io.js';
-import { status as withIcon } from '../text/status.js';
+import { isSessionTerminal, type DeviceSession } from '../../service/contract.js';
+import { markdownLink, markdownText } from '../../text/markdown.js';
+import { formatElapsed } from '../../text/plain.js';
+import { redactDeep } from '../../github/io.js';
+import { status as withIcon } from '../../text/status.js';
 
 /** The fields of a session that say how long its device ran. */
-type SessionTimes = Pick<DeviceSession, 'status'> &
+export type SessionTimes = Pick<DeviceSession, 'status'> &
   Partial<Pick<DeviceSession, 'startedAt' | 'finishedAt' | 'updatedAt' | 'createdAt' | 'maxDurationMinutes'>>;
 
 /**
  * From `startedAt` to `finishedAt`; for an ended session without one (an errored session), to its
  * last update; for one still running, to `now`. Undefined when it never started.
  */
-function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
+export function deviceRanMs(session: SessionTimes, now: number = Date.now()): number | undefined {
   const start = session.startedAt ? Date.parse(session.startedAt) : Number.NaN;
   if (!Number.isFinite(start)) return undefined;
   const endText = session.finishedAt ?? (isSessionTerminal(session) ? session.updatedAt : undefined);
@@ -41,45 +41,6 @@ export function deviceTime(session: SessionTimes, now: number = Date.now()): str
   return session.maxDurationMinutes != null
     ? `${formatElapsed(ran)} of its ${limit}`
     : `${formatElapsed(ran)} (${limit})`;
-}
-
-/** How long after it was created an ended session that never started ended. */
-function lifetime(session: SessionTimes): string {
-  const created = session.createdAt ? Date.parse(session.createdAt) : Number.NaN;
-  const ended = Date.parse(session.finishedAt ?? session.updatedAt ?? '');
-  return Number.isFinite(created) && Number.isFinite(ended)
-    ? ` ${formatElapsed(ended - created)} after it was created`
-    : '';
-}
-
-/**
- * Why a session that ended cannot be used, for the step's failure: it never became ready
- * (`startedAt` null), or it had been ready (the spec's `new` → `in-progress`) and has ended since.
- */
-export function endedMessage(session: SessionTimes & Pick<DeviceSession, 'id'>): string {
-  const status = oneLine(session.status, 40);
-  const since = session.finishedAt ? ` since ${oneLine(session.finishedAt, 40)}` : '';
-  if (session.status === 'stopped') {
-    const when = session.startedAt
-      ? `had been ready (it started at ${oneLine(session.startedAt, 40)}) and was stopped${since}`
-      : `was stopped${since} before it was ready`;
-    return `The device session ${when}: a stopped session cannot be used again. Start a new one with start-device-session.`;
-  }
-  if (!session.startedAt) return `The device session became ${status} before it was ready.`;
-  return `The device session had been ready (it started at ${oneLine(session.startedAt, 40)}) but has ended: it is ${status}${since}, and cannot be used.`;
-}
-
-/** The post step's words for a session it found already ended. */
-export function alreadyEndedMessage(session: SessionTimes & Pick<DeviceSession, 'id'>): string {
-  const ran = deviceRanMs(session);
-  if (session.status === 'errored')
-    return `Device session ${session.id} had already errored during the job (${
-      ran === undefined
-        ? `before it was ready,${lifetime(session)}`
-        : `after ${formatElapsed(ran)} of device time`
-    }); there was nothing to stop.`;
-  const at = session.finishedAt ? ` at ${oneLine(session.finishedAt, 40)}` : '';
-  return `Device session ${session.id} had already been stopped during the job${at}, before the post step; there was nothing to stop.`;
 }
 
 /** One session a start created (start-attempts), as the summary lists it. */
@@ -114,6 +75,32 @@ export function renderAttempts(
   return lines.join('\n');
 }
 
+/**
+ * What the post step did with one session, as a value: the post summary's table and the pull
+ * request's comment each turn it into their words (POST_ENDINGS, postCommentEnding).
+ */
+export type PostEnding =
+  | 'ended-in-main-step'
+  | 'stopped'
+  | 'stop-not-confirmed'
+  | 'already-errored'
+  | 'already-stopped'
+  | 'left-running'
+  | 'already-ended-left'
+  | 'not-stopped-unknown';
+
+/** The post summary's "What the post step did" cell for each ending. */
+const POST_ENDINGS: Record<PostEnding, string> = {
+  'ended-in-main-step': 'ended during the main step',
+  stopped: 'stopped it',
+  'stop-not-confirmed': 'could not be confirmed stopped (see the error)',
+  'already-errored': 'nothing to stop, it had already errored during the job',
+  'already-stopped': 'nothing to stop, it had already been stopped during the job',
+  'left-running': 'left running (auto-stop: false)',
+  'already-ended-left': 'nothing to leave running, it had already ended (auto-stop: false)',
+  'not-stopped-unknown': 'not stopped (auto-stop: false); whether it still runs is not known',
+};
+
 /** What the post step did with one session. */
 export interface PostReport {
   id: string;
@@ -121,23 +108,45 @@ export interface PostReport {
   status?: string;
   /** `deviceTime` of the session as last read, when it was read. */
   deviceTime?: string;
-  /** In plain text: stopped by the post step, had already errored, … */
-  did: string;
+  ending: PostEnding;
 }
+
+/** A row of the post step's table: the report, its ending in words. */
+type PostRow = PostReport & { did: string };
+
+/** The columns of the post step's table, each rendered from its row alone. */
+const POST_COLUMNS = {
+  Session: (report) => markdownLink(report.id, report.url),
+  Status: (report) => (report.status ? withIcon(report.status) : 'unknown'),
+  'Device time': (report) => markdownText(report.deviceTime ?? 'unknown', 80),
+  'What the post step did': (report) => markdownText(report.did, 300),
+} satisfies Record<string, (report: PostRow) => string>;
 
 /** The post step's section of the job summary. */
 export function renderPostSummary(reports: PostReport[], redact: (text: string) => string): string {
-  const safe = redactDeep(reports, redact);
+  // In words before redaction, as every value of the table.
+  const rows: PostRow[] = reports.map((report) => ({ ...report, did: POST_ENDINGS[report.ending] }));
+  const safe = redactDeep(rows, redact);
+  const columns = Object.entries(POST_COLUMNS);
   const lines = [
     '### Device sessions at the end of the job',
     '',
-    '| Session | Status | Device time | What the post step did |',
-    '| --- | --- | --- | --- |',
+    `| ${columns.map(([name]) => name).join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
   ];
-  for (const report of safe)
-    lines.push(
-      `| ${markdownLink(report.id, report.url)} | ${report.status ? withIcon(report.status) : 'unknown'} | ${markdownText(report.deviceTime ?? 'unknown', 80)} | ${markdownText(report.did, 300)} |`,
-    );
+  for (const report of safe) lines.push(`| ${columns.map(([, cell]) => cell(report)).join(' | ')} |`);
   lines.push('');
   return lines.join('\n');
+}
+
+/**
+ * What the session's pull-request comment says once the job has ended: whether the device was
+ * released (a stopped session has given it back, whoever stopped it), and what the post step did.
+ */
+export function postCommentEnding(report: PostReport): { released: boolean; what: string } {
+  const did = report.ending === 'stopped' ? 'the post step stopped it' : POST_ENDINGS[report.ending];
+  return {
+    released: report.status === 'stopped',
+    what: `${did}${report.deviceTime ? `, device time ${report.deviceTime}` : ''}`,
+  };
 }

@@ -7,22 +7,23 @@
  * Free-form text (job errors, commit messages, the failure message, session names) is written
  * verbatim in code spans: a secret the runner knows stays whole there, so the runner masks it.
  */
-import { firstJobError, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
+import { firstJobError, type WorkflowJob, type WorkflowRun } from '../../service/contract.js';
 import {
   markdownCode,
   markdownLink,
   markdownMessage,
   markdownSentence,
   markdownText,
-} from '../text/markdown.js';
-import { bounded, formatElapsed } from '../text/plain.js';
-import { redactDeep } from '../github/io.js';
-import { status } from '../text/status.js';
-import { markdownJobLabel } from '../text/job-label.js';
-import { orderByNeeds } from './job-graph.js';
-import { selects } from './job-selection.js';
-import type { Outcome } from './step.js';
-import type { Refusal } from './verdict.js';
+} from '../../text/markdown.js';
+import { bounded, formatElapsed } from '../../text/plain.js';
+import { redactDeep } from '../../github/io.js';
+import { noneLeft, pickShown } from '../../text/shown.js';
+import { status } from '../../text/status.js';
+import { markdownJobLabel } from '../../text/job-label.js';
+import { orderByNeeds } from '../job-graph.js';
+import { selects } from '../job-selection.js';
+import type { Outcome } from '../step.js';
+import type { Refusal } from '../verdict.js';
 
 /**
  * Rows of the jobs table and entries of each list at most: a run of 50,000 jobs renders its first
@@ -33,6 +34,32 @@ const MAX_JOB_ROWS = 500;
 const MAX_LISTED = 20;
 /** Jobs a skipped job's cell names among those it needs. */
 const MAX_NEEDS = 5;
+
+/**
+ * The fields of the run and of each job the summary shows (text/shown.ts): job outputs and other
+ * large fields are never copied, so a huge answer costs no more to redact and render than a small one.
+ */
+const RUN_SUMMARY_FIELDS = [
+  'status',
+  'gitCommitHash',
+  'gitCommitMessage',
+  'requestedGitRef',
+  'jobs',
+] as const;
+const JOB_SUMMARY_FIELDS = [
+  'key',
+  'name',
+  'type',
+  'status',
+  'errors',
+  'buildId',
+  'submissionId',
+  'createdAt',
+  'updatedAt',
+  'requiredJobKeys',
+] as const;
+type ShownJob = Pick<WorkflowJob, (typeof JOB_SUMMARY_FIELDS)[number]>;
+type ShownRun = Omit<Pick<WorkflowRun, (typeof RUN_SUMMARY_FIELDS)[number]>, 'jobs'> & { jobs: ShownJob[] };
 
 interface RunReport {
   /** The workflow file name, or `run <id>` when the step did not dispatch it. */
@@ -68,30 +95,41 @@ const RUN_HEADINGS: Record<Outcome | Refusal, string> = {
   'wrong-commit': '❌ a run of another commit',
 };
 
+/** The report as the summary renders it: the run only by its shown fields. */
+type ShownReport = Omit<RunReport, 'run'> & { run?: ShownRun };
+
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderRunSummary(input: RunReport, redact: (text: string) => string): string {
   // Each job after the jobs it needs: the tables read in the order the pipeline runs.
   const ordered = input.run && { ...input.run, jobs: orderByNeeds(input.run.jobs) };
-  const report = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
-  const { run } = report;
+  const report: ShownReport = redactDeep({ ...input, run: ordered && shownFields(ordered) }, redact);
   const total = input.run?.jobs.length ?? 0;
+  const {
+    status: runStatus,
+    gitCommitHash,
+    gitCommitMessage,
+    requestedGitRef,
+    jobs,
+    ...unrendered
+  } = report.run ?? {};
+  noneLeft(unrendered);
   const subject = report.jobs
     ? `Jobs ${report.jobs.map((key) => markdownCode(key, 60)).join(', ')} of ${markdownText(report.title, 120)}`
     : `Workflow run ${markdownText(report.title, 120)}`;
   const lines = [`### ${subject}: ${RUN_HEADINGS[report.refusal ?? report.outcome]}`, ''];
   // Nothing was dispatched: what was checked is all there is to say.
   if (report.outcome === 'dry-run') return [...lines, ...dryRunLists(report.dryRun)].join('\n');
-  const commit = run?.gitCommitHash
-    ? `${markdownCode(run.gitCommitHash.slice(0, 12), 12)} ${markdownCode((run.gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
+  const commit = gitCommitHash
+    ? `${markdownCode(gitCommitHash.slice(0, 12), 12)} ${markdownCode((gitCommitMessage ?? '').split(/\r?\n/)[0] ?? '', 80)}`.trim()
     : '';
   // The ref only where it says more than the commit: a branch or tag, not the commit's own SHA.
-  const ref = run?.requestedGitRef ?? report.gitRef ?? '';
-  const hash = (run?.gitCommitHash ?? '').toLowerCase();
+  const ref = requestedGitRef ?? report.gitRef ?? '';
+  const hash = (gitCommitHash ?? '').toLowerCase();
   const showRef =
     ref !== '' && !(hash !== '' && /^[0-9a-f]{7,40}$/i.test(ref) && hash.startsWith(ref.toLowerCase()));
   const cells = [
     ['Run', markdownLink(report.runId.slice(0, 8), report.runUrl)],
-    ['Status', run ? status(run.status) : status('new')],
+    ['Status', runStatus !== undefined ? status(runStatus) : status('new')],
     ...(showRef ? [['Ref', markdownCode(ref, 120)]] : []),
     ['Commit', commit],
     ['Waited', report.waitedMs === undefined ? '' : formatElapsed(report.waitedMs)],
@@ -103,10 +141,10 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
     '',
   );
   lines.push(...why(report));
-  if (run && run.jobs.length > 0) {
-    const byKey = new Map(run.jobs.map((job) => [job.key, job]));
+  if (jobs && jobs.length > 0) {
+    const byKey = new Map(jobs.map((job) => [job.key, job]));
     lines.push('| Job | Status | Duration | Build / submission |', '| --- | --- | --- | --- |');
-    for (const job of run.jobs.slice(0, MAX_JOB_ROWS)) {
+    for (const job of jobs.slice(0, MAX_JOB_ROWS)) {
       const followed = followedBy(report, job) ? '' : ' (not followed)';
       lines.push(
         `| ${markdownJobLabel(job)}${followed} | ${status(job.status)}${skippedBecause(job, byKey)} | ${jobDuration(job)} | ${jobIds(job)} |`,
@@ -126,31 +164,24 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
  * secret is cut): job outputs and other large fields are not copied, and a huge answer costs no
  * more to redact and render than a small one.
  */
-function shownFields(run: WorkflowRun): WorkflowRun {
-  const { id, status, url, gitCommitHash, requestedGitRef } = run;
-  const jobs = run.jobs.map((job) => {
-    const { id, key, name, type, status, buildId, submissionId, createdAt, updatedAt, requiredJobKeys } = job;
+function shownFields(run: WorkflowRun): ShownRun {
+  const jobs = run.jobs.map((job): ShownJob => {
+    const shown = pickShown(job, JOB_SUMMARY_FIELDS);
     const error = firstJobError(job);
     return {
-      id,
-      key,
-      name: name && bounded(name),
-      type,
-      status,
+      ...shown,
+      name: shown.name && bounded(shown.name),
       errors: error === undefined ? undefined : [bounded(error)],
-      buildId,
-      submissionId,
-      createdAt,
-      updatedAt,
-      requiredJobKeys: requiredJobKeys?.slice(0, MAX_NEEDS),
+      requiredJobKeys: shown.requiredJobKeys?.slice(0, MAX_NEEDS),
     };
   });
-  const gitCommitMessage = run.gitCommitMessage && bounded(run.gitCommitMessage.split(/\r?\n/)[0] ?? '');
-  return { id, status, url, gitCommitHash, gitCommitMessage, requestedGitRef, jobs };
+  const shown = pickShown(run, RUN_SUMMARY_FIELDS);
+  const gitCommitMessage = shown.gitCommitMessage && bounded(shown.gitCommitMessage.split(/\r?\n/)[0] ?? '');
+  return { ...shown, gitCommitMessage, jobs };
 }
 
 /** Why the step failed, at the top: the failed and canceled jobs with their first error, then the reason. */
-function why(report: RunReport): string[] {
+function why(report: ShownReport): string[] {
   if (['success', 'dispatched', 'dry-run'].includes(report.outcome)) return [];
   const jobs = (report.run?.jobs ?? []).filter((job) => followedBy(report, job));
   const failed = jobs.filter((job) => job.status === 'failure');
@@ -182,7 +213,7 @@ function dryRunLists(said: RunReport['dryRun']): string[] {
 }
 
 /** A Markdown list of the first jobs, then how many more, then a blank line; nothing when empty. */
-function list(jobs: WorkflowJob[], detail: (job: WorkflowJob) => string): string[] {
+function list(jobs: ShownJob[], detail: (job: ShownJob) => string): string[] {
   if (jobs.length === 0) return [];
   const items = jobs.slice(0, MAX_LISTED).map((job) => `- ${markdownJobLabel(job)}${detail(job)}`);
   if (jobs.length > MAX_LISTED) items.push(`- … and ${jobs.length - MAX_LISTED} more`);
@@ -193,13 +224,13 @@ function list(jobs: WorkflowJob[], detail: (job: WorkflowJob) => string): string
  * Whether the step followed this job: all of them without `jobs`. A job that waits for approval
  * while the step ended on that (`on-action-required: fail`) is what the step followed to its end.
  */
-function followedBy(report: Pick<RunReport, 'jobs' | 'outcome'>, job: WorkflowJob): boolean {
+function followedBy(report: Pick<RunReport, 'jobs' | 'outcome'>, job: ShownJob): boolean {
   if (report.outcome === 'action-required' && job.status === 'action-required') return true;
   return !report.jobs || report.jobs.some((selector) => selects(selector, job));
 }
 
 /** For a skipped job: the jobs it needs that did not succeed (`requiredJobKeys`), which is why. */
-function skippedBecause(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob>): string {
+function skippedBecause(job: ShownJob, byKey: ReadonlyMap<string, ShownJob>): string {
   if (job.status !== 'skipped') return '';
   const unsuccessful = (job.requiredJobKeys ?? [])
     .filter((key) => byKey.get(key)?.status !== 'success')
@@ -209,7 +240,7 @@ function skippedBecause(job: WorkflowJob, byKey: ReadonlyMap<string, WorkflowJob
     : '';
 }
 
-function jobIds(job: WorkflowJob): string {
+function jobIds(job: ShownJob): string {
   return [
     job.buildId && `build ${markdownCode(job.buildId, 40)}`,
     job.submissionId && `submission ${markdownCode(job.submissionId, 40)}`,
@@ -219,14 +250,24 @@ function jobIds(job: WorkflowJob): string {
 }
 
 /** From the job's creation to its last update, once it is terminal (the service's timestamps). */
-function jobDuration(job: WorkflowJob): string {
+function jobDuration(job: ShownJob): string {
   if (!['success', 'failure', 'canceled'].includes(job.status) || !job.createdAt || !job.updatedAt) return '';
   const ms = Date.parse(job.updatedAt) - Date.parse(job.createdAt);
   return Number.isFinite(ms) && ms >= 0 ? formatElapsed(ms) : '';
 }
 
-function jobError(job: WorkflowJob): string {
+function jobError(job: ShownJob): string {
   const text = firstJobError(job);
   // Under the job's list item: its error as a quoted block, indented into the item.
   return text ? `\n${markdownMessage(text, 300, 5).replace(/^/gm, '  ')}` : '';
+}
+
+/** The commit statuses this step posted (`commit-statuses: true`), after the run's summary. */
+export function renderStatusesSection(
+  commit: string | undefined,
+  posted: ReadonlyArray<{ context: string; state: string }>,
+): string {
+  if (posted.length === 0) return '';
+  const rows = posted.map(({ context, state }) => `- ${markdownCode(context, 120)}: ${status(state)}`);
+  return `\n**Commit statuses** on commit ${markdownCode(commit ?? '', 64)}\n\n${rows.join('\n')}\n`;
 }

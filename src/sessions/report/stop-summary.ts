@@ -5,16 +5,29 @@
  * Values from the service pass through markdown.ts; the only link is the session's page (`url`),
  * and only when it is http(s).
  */
-import type { DeviceSession } from '../service/contract.js';
-import { redactDeep } from '../github/io.js';
-import { markdownCode, markdownLink, markdownMessage, markdownText } from '../text/markdown.js';
-import { formatElapsed } from '../text/plain.js';
-import { sessionTitle } from './summary.js';
-import { stillRunningAdvice } from './stop.js';
-import { formatTimestamp, msBetween } from '../text/time.js';
+import type { DeviceSession } from '../../service/contract.js';
+import { redactDeep } from '../../github/io.js';
+import { markdownCode, markdownLink, markdownMessage, markdownText } from '../../text/markdown.js';
+import { formatElapsed } from '../../text/plain.js';
+import { noneLeft, pickShown } from '../../text/shown.js';
+import { sessionTitle } from './session-summary.js';
+import { stillRunningAdvice } from './failures.js';
+import { formatTimestamp, msBetween } from '../../text/time.js';
+
+/** The fields of the stopped session the summary shows (text/shown.ts): heading, row, how long it ran. */
+const STOP_SUMMARY_FIELDS = [
+  'id',
+  'url',
+  'status',
+  'name',
+  'platform',
+  'type',
+  'startedAt',
+  'finishedAt',
+] as const;
 
 type StopReport =
-  | { sessionId: string; session: DeviceSession }
+  | { sessionId: string; session: Pick<DeviceSession, (typeof STOP_SUMMARY_FIELDS)[number]> }
   /** The stop failed: `notFound` for a 404, else it could not be confirmed; `reason` is the step's message. */
   | { sessionId: string; notFound: boolean; reason: string };
 
@@ -25,7 +38,10 @@ const OUTCOMES: Record<string, string> = {
 
 /** `redact` is applied to every value first: escaping would change a secret's characters. */
 export function renderStopSummary(input: StopReport, redact: (text: string) => string): string {
-  const report = redactDeep(input, redact);
+  const report = redactDeep(
+    'session' in input ? { ...input, session: pickShown(input.session, STOP_SUMMARY_FIELDS) } : input,
+    redact,
+  );
   if (!('session' in report)) {
     const heading = report.notFound ? '❓ not found' : '⚠️ could not be confirmed stopped';
     const lines = [`### Device session ${markdownCode(report.sessionId, 60)}: ${heading}`, ''];
@@ -33,16 +49,17 @@ export function renderStopSummary(input: StopReport, redact: (text: string) => s
     if (!report.notFound) lines.push(stillRunningAdvice('The session', true), '');
     return lines.join('\n');
   }
-  const { session } = report;
-  const outcome = OUTCOMES[session.status] ?? markdownText(session.status, 40);
-  const ran = msBetween(session.startedAt, session.finishedAt);
-  const lines = [`### ${sessionTitle(session)}: ${outcome}`, ''];
+  const { id, url, status, name, platform, type, startedAt, finishedAt, ...unrendered } = report.session;
+  noneLeft(unrendered);
+  const outcome = OUTCOMES[status] ?? markdownText(status, 40);
+  const ran = msBetween(startedAt, finishedAt);
+  const lines = [`### ${sessionTitle({ name, platform, type })}: ${outcome}`, ''];
   lines.push('| Session | Status | Finished | Ran for |', '| --- | --- | --- | --- |');
   lines.push(
-    `| ${markdownLink(session.id, session.url, 60)} | ${markdownText(session.status, 40)} | ${formatTimestamp(session.finishedAt) ?? ''} | ${ran === undefined ? '' : formatElapsed(ran)} |`,
+    `| ${markdownLink(id, url, 60)} | ${markdownText(status, 40)} | ${formatTimestamp(finishedAt) ?? ''} | ${ran === undefined ? '' : formatElapsed(ran)} |`,
     '',
   );
-  if (session.status === 'stopped' && !session.startedAt)
+  if (status === 'stopped' && !startedAt)
     lines.push('It was stopped before it was ready: it never started.', '');
   return lines.join('\n');
 }

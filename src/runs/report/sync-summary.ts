@@ -2,10 +2,10 @@
  * sync-statuses' job summary: what it settled, what is still pending (and why), what it refused to
  * trust (and why), by commit and context. Contexts, commits and reasons pass through markdown.ts.
  */
-import { redactDeep } from '../github/io.js';
-import { markdownCode, markdownText } from '../text/markdown.js';
-import { status } from '../text/status.js';
-import type { SyncEntry, SyncReport } from './sync.js';
+import { redactDeep } from '../../github/io.js';
+import { markdownCode, markdownText } from '../../text/markdown.js';
+import { status } from '../../text/status.js';
+import type { SyncEntry, SyncReport } from '../sync.js';
 
 /** Rows per list at most: the counts are whole in the heading line. */
 const MAX_ROWS = 200;
