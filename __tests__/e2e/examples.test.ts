@@ -2,8 +2,9 @@
  * What a step shows, for each outcome: the job summary and the log as the runner renders them,
  * produced by the built bundles against the simulator and kept in docs/examples/ (linked from the
  * README) so a reader sees them before installing the action. The test fails when what the step
- * shows drifts from the committed examples; `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples`
- * rewrites them, to be read and committed.
+ * shows drifts from the committed examples;
+ * `UPDATE_EXAMPLES=1 npm run test:e2e -- __tests__/e2e/examples.test.ts` rewrites them, to be read
+ * and committed.
  *
  * Values that change from run to run (ids, ports, commit hashes, timestamps) are replaced by fixed
  * ones when written; elapsed times and progress lines (whose exact sequence depends on timing) are
@@ -146,6 +147,52 @@ const EXAMPLES: Example[] = [
     exitCode: 0,
   },
   {
+    file: 'wait-for-run-failed.md',
+    title: 'wait-for-run: a job of the run fails',
+    entry: 'wait-for-run',
+    inputs: { ...FAST },
+    arrange: (w) =>
+      w.sim.setJobBehaviour('e2e', {
+        durationMs: 300,
+        outcome: 'failure',
+        errorMessage: 'Detox: 3 of 120 tests failed',
+      }),
+    prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
+    exitCode: 1,
+  },
+  {
+    file: 'wait-for-run-canceled.md',
+    title: 'wait-for-run: the run is canceled on the service',
+    entry: 'wait-for-run',
+    inputs: { ...FAST },
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
+    interrupt: {
+      ready: (w) =>
+        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      act: (_child, w) => w.sim.cancelRun(w.sim.runs()[0].id),
+    },
+    exitCode: 1,
+  },
+  {
+    file: 'wait-for-run-timed-out.md',
+    title: 'wait-for-run: timeout-minutes is reached (the run goes on)',
+    entry: 'wait-for-run',
+    inputs: { ...FAST, 'timeout-minutes': '0.02' },
+    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
+    exitCode: 1,
+  },
+  {
+    file: 'wait-for-run-wrong-commit.md',
+    title: 'wait-for-run: the run is of another commit than `expected-commit`',
+    entry: 'wait-for-run',
+    // Seven digits: the examples replace whole and 12-digit SHAs with one stand-in.
+    inputs: { ...FAST, 'expected-commit': 'deadbee' },
+    prepare: async (w) => ({ 'run-id': await dispatched(w) }),
+    exitCode: 1,
+  },
+  {
     file: 'session-ready.md',
     title: 'start-device-session: the session is ready',
     entry: 'start-device-session',
@@ -184,6 +231,26 @@ const EXAMPLES: Example[] = [
     inputs: { ...FAST },
     prepare: async (w) => ({ 'session-id': await startedSession(w, { wait: 'false' }) }),
     exitCode: 0,
+  },
+  {
+    file: 'wait-for-device-session-ended-after-ready.md',
+    title: 'wait-for-device-session: the session had been ready, and errored before the step waited',
+    entry: 'wait-for-device-session',
+    inputs: { ...FAST },
+    prepare: async (w) => {
+      const id = await startedSession(w, {});
+      w.sim.failSession(id);
+      return { 'session-id': id };
+    },
+    exitCode: 1,
+  },
+  {
+    file: 'wait-for-device-session-failed.md',
+    title:
+      'wait-for-device-session: the session cannot be followed (the service has no session with that id)',
+    entry: 'wait-for-device-session',
+    inputs: { ...FAST, 'session-id': '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0' },
+    exitCode: 1,
   },
   {
     file: 'stop-device-session-stopped.md',
@@ -415,7 +482,8 @@ function examplesIndex(): string {
     '# What the steps show',
     '',
     'The job summary and the log (as the runner renders it) of a step for each outcome, produced by the',
-    'built bundles against the simulator. `UPDATE_EXAMPLES=1 npx jest __tests__/e2e/examples` writes them again.',
+    'built bundles against the simulator. `UPDATE_EXAMPLES=1 npm run test:e2e -- __tests__/e2e/examples.test.ts`',
+    'writes them again.',
     '',
     ...EXAMPLES.map((example) => `- [${example.title}](${example.file})`),
     '',

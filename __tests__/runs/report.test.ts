@@ -9,7 +9,22 @@ import { judge } from '../../src/runs/verdict.js';
 import { readRun } from '../../src/runs/reading.js';
 import type { FollowedRun } from '../../src/runs/step.js';
 import { renderRunSummary, renderStatusesSection } from '../../src/runs/report/run-summary.js';
-import { renderSyncSummary } from '../../src/runs/report/sync-summary.js';
+import {
+  NO_REPOSITORY,
+  UNKNOWN_TOKEN_ACCOUNT,
+  renderSyncSummary,
+} from '../../src/runs/report/sync-summary.js';
+import {
+  CANCELLED_BEFORE_DISPATCH,
+  CANCELLED_DURING_DRY_RUN,
+  dispatchNotFoundMessage,
+  dryRunFileAbsentMessage,
+  dryRunNotTheServiceMessage,
+  dryRunTokenRefusedMessage,
+  fileRefusesMessage,
+  timedOutBeforeDispatchMessage,
+  workspaceShows,
+} from '../../src/runs/report/dispatch-failures.js';
 import { readFailedMessage, runNotFoundMessage } from '../../src/runs/report/failures.js';
 
 const same = (text: string): string => text;
@@ -571,6 +586,101 @@ describe('the other sections', () => {
         'Left for the next call: max-runs \\(10\\) reached.',
         '',
         '',
+      ),
+    );
+  });
+});
+
+describe("run-workflow's refusals before (or instead of) a dispatch", () => {
+  const plan = { workflow: 'e2e.yml', 'git-ref': 'main' };
+
+  test('the workflow file refuses it; the step ran out of time or was cancelled first', () => {
+    expect(
+      fileRefusesMessage('.eas/workflows/e2e.yml at 3f2c9d1e8b7a', [
+        'It has no input `device`; its inputs are: platform.',
+        '`jobs` names e2e_ios, which it has no job for.',
+      ]),
+    ).toBe(
+      lines(
+        'Not dispatched: the workflow file .eas/workflows/e2e.yml at 3f2c9d1e8b7a (in the workspace, the commit git-ref names) does not accept this dispatch. It has no input `device`; its inputs are: platform. `jobs` names e2e_ios, which it has no job for.',
+      ),
+    );
+    expect(timedOutBeforeDispatchMessage(0.5)).toBe(
+      lines(
+        'timeout-minutes (0.5) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.',
+      ),
+    );
+    expect(CANCELLED_BEFORE_DISPATCH).toBe(
+      lines('The step was cancelled before the dispatch: nothing was dispatched.'),
+    );
+  });
+
+  test('what the workspace shows of a ref and a workflow file', () => {
+    expect(workspaceShows(plan, { problems: [], commit: COMMIT, absent: { folder: [] } })).toBe(
+      lines('In the workspace, commit 3f2c9d1e8b7a (the one git-ref names) has no .eas/workflows/ folder.'),
+    );
+    expect(
+      workspaceShows(plan, {
+        problems: [],
+        commit: COMMIT,
+        absent: { folder: ['build.yml', 'E2E.yml'], sameButCase: 'E2E.yml' },
+      }),
+    ).toBe(
+      lines(
+        'In the workspace, commit 3f2c9d1e8b7a (the one git-ref names) has no .eas/workflows/e2e.yml; its .eas/workflows/ holds build.yml, E2E.yml. E2E.yml differs from `workflow: e2e.yml` only in case: file names are case-sensitive.',
+      ),
+    );
+    expect(workspaceShows(plan, { problems: [], commit: COMMIT, file: '.eas/workflows/e2e.yml' })).toBe(
+      lines(
+        'In the workspace, git-ref main is the checked-out commit 3f2c9d1e8b7a and has .eas/workflows/e2e.yml: the repository linked to the project may not have that commit (push it) or may be another repository.',
+      ),
+    );
+    expect(
+      workspaceShows(plan, { problems: [], skipped: 'git-ref main is not a commit of the workspace' }),
+    ).toBe(lines('In the workspace, git-ref main is not a commit of the workspace.'));
+    expect(workspaceShows(plan, { problems: [], skipped: 'the job has no workspace' })).toBeUndefined();
+    expect(
+      dispatchNotFoundMessage(
+        'Dispatching the workflow failed: Not found (404): no such Git ref.',
+        workspaceShows(plan, { problems: [], commit: COMMIT, file: '.eas/workflows/e2e.yml' })!,
+      ),
+    ).toBe(
+      lines(
+        'Dispatching the workflow failed: Not found (404): no such Git ref. In the workspace, git-ref main is the checked-out commit 3f2c9d1e8b7a and has .eas/workflows/e2e.yml: the repository linked to the project may not have that commit (push it) or may be another repository.',
+      ),
+    );
+  });
+
+  test('a dry run that found what a dispatch would fail on', () => {
+    expect(
+      dryRunFileAbsentMessage(workspaceShows(plan, { problems: [], commit: COMMIT, absent: { folder: [] } })),
+    ).toBe(
+      lines(
+        'Dry run: the workflow file is not in the commit git-ref names, so a dispatch would fail. In the workspace, commit 3f2c9d1e8b7a (the one git-ref names) has no .eas/workflows/ folder. Check `workflow` and `git-ref`. Nothing was dispatched.',
+      ),
+    );
+    expect(
+      dryRunTokenRefusedMessage('https://svc.example.com', 'Unauthorized (401): the token was refused.'),
+    ).toBe(
+      lines(
+        'Dry run: the service at https://svc.example.com did not accept the token (`token`, or SVC_TOKEN): Unauthorized (401): the token was refused. Nothing was dispatched.',
+      ),
+    );
+    expect(dryRunNotTheServiceMessage('https://example.com', 'The answer is not JSON...')).toBe(
+      lines(
+        'Dry run: `base-url` https://example.com did not answer as the service does: The answer is not JSON. Nothing was dispatched.',
+      ),
+    );
+    expect(CANCELLED_DURING_DRY_RUN).toBe(
+      lines('The step was cancelled during the dry run: nothing was dispatched.'),
+    );
+  });
+
+  test("sync-statuses' refusals", () => {
+    expect(NO_REPOSITORY).toBe(lines('GITHUB_REPOSITORY does not name a repository (owner/name).'));
+    expect(UNKNOWN_TOKEN_ACCOUNT).toBe(
+      lines(
+        'Could not tell which account the github-token belongs to (GraphQL `viewer`): sync-statuses settles only the statuses that account posted, so it settled none.',
       ),
     );
   });

@@ -6,6 +6,10 @@
 import type { WebhookFields } from '../../src/webhook/fields.js';
 import {
   failedStatusMessage,
+  payloadFileShown,
+  payloadNotRegularMessage,
+  payloadTooLargeMessage,
+  payloadUnreadableMessage,
   rejectedMessage,
   renderWebhookRejected,
   renderWebhookSummary,
@@ -197,6 +201,23 @@ describe("verify-webhook's failure sentences", () => {
     );
     expect(unusableMessage('its `event` is missing.')).toBe(
       lines('The delivery is signed correctly, but it cannot be used: its `event` is missing.'),
+    );
+  });
+
+  test('the payload file cannot be read', () => {
+    const shown = payloadFileShown('/home/runner/work/app/app/build.json');
+    expect(payloadTooLargeMessage(shown, 1024 * 1024)).toBe(
+      lines(
+        '`payload-file` (/home/runner/work/app/app/build.json) is larger than 1048576 bytes; a webhook body is a few kilobytes.',
+      ),
+    );
+    expect(payloadUnreadableMessage(shown, 'no such file')).toBe(
+      lines('`payload-file` (/home/runner/work/app/app/build.json) cannot be read: no such file.'),
+    );
+    expect(payloadNotRegularMessage(payloadFileShown('/dev/zero'))).toBe(
+      lines(
+        '`payload-file` (/dev/zero) is not a regular file; give the path of the file that holds the body.',
+      ),
     );
   });
 });

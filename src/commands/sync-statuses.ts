@@ -9,7 +9,7 @@ import { USER_AGENT } from '../github/service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { ActionFailure } from '../errors.js';
 import { MAX_GITHUB_REQUESTS, syncStatuses } from '../runs/sync.js';
-import { renderSyncSummary } from '../runs/report/sync-summary.js';
+import { NO_REPOSITORY, UNKNOWN_TOKEN_ACCOUNT, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../github/context.js';
 
@@ -66,8 +66,7 @@ export const syncStatusesCommand = defineCommand({
     const { io, outputs, signal } = context;
     const api = apiSettings({ ...values, 'timeout-minutes': 10 });
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
-    if (!owner || !repo)
-      throw new ActionFailure('GITHUB_REPOSITORY does not name a repository (owner/name).');
+    if (!owner || !repo) throw new ActionFailure(NO_REPOSITORY);
     io.info(
       `Settling this action's pending commit statuses on ${values.commit ? `commit ${values.commit}` : 'the open pull requests'} of ${owner}/${repo}, reading runs at ${hostOf(api.baseUrl)}.`,
     );
@@ -76,10 +75,7 @@ export const syncStatusesCommand = defineCommand({
       const login = await tokenLogin(github.octokit, () => ({
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       }));
-      if (!login)
-        throw new ActionFailure(
-          'Could not tell which account the github-token belongs to (GraphQL `viewer`): sync-statuses settles only the statuses that account posted, so it settled none.',
-        );
+      if (!login) throw new ActionFailure(UNKNOWN_TOKEN_ACCOUNT);
       const report = await syncStatuses(
         io,
         context.client(api),

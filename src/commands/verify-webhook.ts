@@ -23,6 +23,10 @@ import { parseWebhookBody, WEBHOOK_STATUSES, WebhookPayloadError } from '../webh
 import { webhookFields, type WebhookFields } from '../webhook/fields.js';
 import {
   failedStatusMessage,
+  payloadFileShown,
+  payloadNotRegularMessage,
+  payloadTooLargeMessage,
+  payloadUnreadableMessage,
   rejectedMessage,
   renderWebhookRejected,
   renderWebhookSummary,
@@ -226,7 +230,7 @@ function parseAuthenticBody(body: Buffer): ReturnType<typeof parseWebhookBody> {
  */
 async function readBody(text: string | undefined, path: string | undefined): Promise<Buffer> {
   if (path === undefined) return Buffer.from(text ?? '', 'utf8');
-  const shown = `\`payload-file\` (${oneLine(path, 200)})`;
+  const shown = payloadFileShown(path);
   let file: FileHandle | undefined;
   try {
     if (!(await stat(path)).isFile()) throw notRegular(shown);
@@ -238,10 +242,7 @@ async function readBody(text: string | undefined, path: string | undefined): Pro
       const { bytesRead } = await file.read(buffer, size, buffer.length - size, null);
       if (bytesRead === 0) break;
       size += bytesRead;
-      if (size > MAX_PAYLOAD_BYTES)
-        throw new ActionFailure(
-          `${shown} is larger than ${MAX_PAYLOAD_BYTES} bytes; a webhook body is a few kilobytes.`,
-        );
+      if (size > MAX_PAYLOAD_BYTES) throw new ActionFailure(payloadTooLargeMessage(shown, MAX_PAYLOAD_BYTES));
     }
     return buffer.subarray(0, size);
   } catch (error) {
@@ -253,12 +254,12 @@ async function readBody(text: string | undefined, path: string | undefined): Pro
         : code === 'EACCES' || code === 'EPERM'
           ? 'permission denied'
           : oneLine(error instanceof Error ? error.message : String(error));
-    throw new ActionFailure(`${shown} cannot be read: ${reason}.`);
+    throw new ActionFailure(payloadUnreadableMessage(shown, reason));
   } finally {
     await file?.close();
   }
 }
 
 function notRegular(shown: string): ActionFailure {
-  return new ActionFailure(`${shown} is not a regular file; give the path of the file that holds the body.`);
+  return new ActionFailure(payloadNotRegularMessage(shown));
 }

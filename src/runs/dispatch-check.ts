@@ -9,9 +9,16 @@ import type { ActionIO } from '../github/io.js';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { ActionFailure } from '../errors.js';
 import { ServiceError } from '../service/errors.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { oneLine } from '../text/plain.js';
 import { RunFailure } from './step.js';
-import { checkWorkflowFile, WORKFLOWS_FOLDER, type FileCheck } from './workflow-file.js';
+import { checkWorkflowFile, type FileCheck } from './workflow-file.js';
+import {
+  CANCELLED_BEFORE_DISPATCH,
+  dispatchNotFoundMessage,
+  fileRefusesMessage,
+  timedOutBeforeDispatchMessage,
+  workspaceShows,
+} from './report/dispatch-failures.js';
 
 export interface Planned {
   workflow: string;
@@ -58,10 +65,7 @@ export async function checkBeforeDispatch(
       };
   if (check.skipped)
     io.debug(`Not checked against the workspace's workflow file before the dispatch: ${check.skipped}.`);
-  if (check.problems.length > 0)
-    throw new ActionFailure(
-      `Not dispatched: the workflow file ${check.file} (in the workspace, the commit git-ref names) does not accept this dispatch. ${check.problems.join(' ')}`,
-    );
+  if (check.problems.length > 0) throw new ActionFailure(fileRefusesMessage(check.file, check.problems));
   const checked: string[] = ['The inputs are valid.'];
   const unchecked: string[] = [];
   if (check.commit)
@@ -82,54 +86,16 @@ export async function checkBeforeDispatch(
     // In the list of what was not checked, the reason the workflow file gave already is not said again.
     unchecked.push(line(check.file || check.absent ? `: ${why}` : ' (the workflow file was not checked)'));
   }
-  if (signal.aborted)
-    throw new RunFailure(
-      'The step was cancelled before the dispatch: nothing was dispatched.',
-      'interrupted',
-    );
+  if (signal.aborted) throw new RunFailure(CANCELLED_BEFORE_DISPATCH, 'interrupted');
   if (Date.now() >= deadline)
-    throw new RunFailure(
-      `timeout-minutes (${plan['timeout-minutes']}) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.`,
-      'timed-out',
-    );
+    throw new RunFailure(timedOutBeforeDispatchMessage(plan['timeout-minutes']), 'timed-out');
   return { file: check, checked, unchecked };
-}
-
-/**
- * What the workspace shows about a Git ref and a workflow file, for a dispatch the service answered
- * with its 404 (no such ref, or no such file on it); undefined when the workspace shows nothing.
- */
-export function workspaceShows(
-  plan: Pick<Planned, 'workflow' | 'git-ref'>,
-  check: FileCheck,
-): string | undefined {
-  const ref = oneLine(plan['git-ref'], 100);
-  if (check.absent) return `In the workspace, ${absentFile(plan.workflow, check.commit ?? '', check.absent)}`;
-  if (check.commit)
-    return (
-      `In the workspace, git-ref ${ref} is the checked-out commit ${check.commit.slice(0, 12)} and has ${WORKFLOWS_FOLDER}/${plan.workflow}: ` +
-      'the repository linked to the project may not have that commit (push it) or may be another repository.'
-    );
-  // Only what is about the ref: "no workspace" or "not a repository" says nothing of it.
-  return check.skipped?.includes(ref) ? `In the workspace, ${withoutFinalDots(check.skipped)}.` : undefined;
-}
-
-/** A workflow file that is not in the commit: what its workflows folder holds instead. */
-function absentFile(workflow: string, commit: string, absent: NonNullable<FileCheck['absent']>): string {
-  const at = `commit ${commit.slice(0, 12)} (the one git-ref names)`;
-  if (absent.folder.length === 0) return `${at} has no ${WORKFLOWS_FOLDER}/ folder.`;
-  const shown = absent.folder.slice(0, 20).map((name) => oneLine(name, 80));
-  const more = absent.folder.length > shown.length ? ` and ${absent.folder.length - shown.length} more` : '';
-  const sameButCase = absent.sameButCase
-    ? ` ${oneLine(absent.sameButCase, 80)} differs from \`workflow: ${oneLine(workflow, 80)}\` only in case: file names are case-sensitive.`
-    : '';
-  return `${at} has no ${WORKFLOWS_FOLDER}/${oneLine(workflow, 80)}; its ${WORKFLOWS_FOLDER}/ holds ${shown.join(', ')}${more}.${sameButCase}`;
 }
 
 /** A dispatch's 404 from the service, told with what the workspace shows; any other error as it is. */
 export function explainDispatchFailure(error: unknown, plan: Planned, check: FileCheck): unknown {
   if (!(error instanceof ServiceError) || error.status !== 404 || error.baseUrlAdvice) return error;
   const shows = workspaceShows(plan, check);
-  if (shows) error.message = `${withoutFinalDots(error.message)}. ${shows}`;
+  if (shows) error.message = dispatchNotFoundMessage(error.message, shows);
   return error;
 }

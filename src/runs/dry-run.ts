@@ -12,9 +12,16 @@ import type { ActionIO } from '../github/io.js';
 import type { ServiceClient } from '../service/client.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { oneLine } from '../text/plain.js';
 import { RunFailure } from './step.js';
-import { workspaceShows, type DispatchCheck, type Planned } from './dispatch-check.js';
+import type { DispatchCheck, Planned } from './dispatch-check.js';
+import {
+  CANCELLED_DURING_DRY_RUN,
+  dryRunFileAbsentMessage,
+  dryRunNotTheServiceMessage,
+  dryRunTokenRefusedMessage,
+  workspaceShows,
+} from './report/dispatch-failures.js';
 
 interface DryRunContext {
   io: ActionIO;
@@ -33,9 +40,7 @@ export async function dryRun(
 ): Promise<{ checked: string[]; unchecked: string[] }> {
   const { file } = check;
   if (file.absent && file.commit)
-    throw new ActionFailure(
-      `Dry run: the workflow file is not in the commit git-ref names, so a dispatch would fail. ${workspaceShows(plan, file)} Check \`workflow\` and \`git-ref\`. Nothing was dispatched.`,
-    );
+    throw new ActionFailure(dryRunFileAbsentMessage(workspaceShows(plan, file)));
   const address = await readAsTheServiceDoes(context);
   const ref = oneLine(plan['git-ref'], 100);
   return {
@@ -56,21 +61,12 @@ async function readAsTheServiceDoes(context: DryRunContext): Promise<string> {
     await client.getWorkflowRun(randomUUID(), { deadline, signal });
   } catch (error) {
     if (!(error instanceof Error)) throw error;
-    if (signal.aborted)
-      throw new RunFailure(
-        'The step was cancelled during the dry run: nothing was dispatched.',
-        'interrupted',
-      );
-    const reason = withoutFinalDots(error.message);
+    if (signal.aborted) throw new RunFailure(CANCELLED_DURING_DRY_RUN, 'interrupted');
     if (error instanceof ServiceError && error.status === 404 && !error.baseUrlAdvice)
       return `The service at ${base} answered a read of a run that does not exist as the service does (404), so it accepted the token.`;
     if (error instanceof ServiceError && tokenRefused(error))
-      throw new ActionFailure(
-        `Dry run: the service at ${base} did not accept the token (\`token\`, or SVC_TOKEN): ${reason}. Nothing was dispatched.`,
-      );
-    throw new ActionFailure(
-      `Dry run: \`base-url\` ${base} did not answer as the service does: ${reason}. Nothing was dispatched.`,
-    );
+      throw new ActionFailure(dryRunTokenRefusedMessage(context.baseUrl, error.message));
+    throw new ActionFailure(dryRunNotTheServiceMessage(context.baseUrl, error.message));
   }
   return `The service at ${base} answered a read and accepted the token.`;
 }

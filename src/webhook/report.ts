@@ -161,6 +161,26 @@ export function rejectedMessage(checkMessage: string, hint: string): string {
   return `${checkMessage}${hint} The delivery was rejected; no outputs were set.`;
 }
 
+/** How the failures about a `payload-file` name it. */
+export function payloadFileShown(path: string): string {
+  return `\`payload-file\` (${oneLine(path, 200)})`;
+}
+
+/** The payload file is larger than a webhook body can be. */
+export function payloadTooLargeMessage(shown: string, maxBytes: number): string {
+  return `${shown} is larger than ${maxBytes} bytes; a webhook body is a few kilobytes.`;
+}
+
+/** The payload file could not be read (`reason`: no such file, permission denied, …). */
+export function payloadUnreadableMessage(shown: string, reason: string): string {
+  return `${shown} cannot be read: ${reason}.`;
+}
+
+/** The payload file is a device, a pipe or a folder. */
+export function payloadNotRegularMessage(shown: string): string {
+  return `${shown} is not a regular file; give the path of the file that holds the body.`;
+}
+
 /** A correctly signed body that is not a payload the action can read. */
 export function unusableMessage(problem: string): string {
   return `The delivery is signed correctly, but it cannot be used: ${problem}`;

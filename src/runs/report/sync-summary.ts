@@ -1,11 +1,18 @@
 /**
- * sync-statuses' job summary: what it settled, what is still pending (and why), what it refused to
+ * sync-statuses' job summary and failure sentences. The summary: what it settled, what is still pending (and why), what it refused to
  * trust (and why), by commit and context. Contexts, commits and reasons pass through markdown.ts.
  */
 import { redactDeep } from '../../github/io.js';
 import { markdownCode, markdownText } from '../../text/markdown.js';
 import { status } from '../../text/status.js';
 import type { SyncEntry, SyncReport } from '../sync.js';
+
+/** The runner gave no repository to settle statuses in. */
+export const NO_REPOSITORY = 'GITHUB_REPOSITORY does not name a repository (owner/name).';
+
+/** The github-token's account is unknown, so no status can be told to be this action's. */
+export const UNKNOWN_TOKEN_ACCOUNT =
+  'Could not tell which account the github-token belongs to (GraphQL `viewer`): sync-statuses settles only the statuses that account posted, so it settled none.';
 
 /** Rows per list at most: the counts are whole in the heading line. */
 const MAX_ROWS = 200;
