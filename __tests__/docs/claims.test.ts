@@ -78,6 +78,7 @@ describe("the README's Troubleshooting table", () => {
     'src/github/statuses.ts',
     'src/runs/commit-statuses.ts',
     'src/runs/dry-run.ts',
+    'src/runs/report/dispatch-failures.ts',
     'src/commands/run-workflow.ts',
     'src/runs/follow.ts',
     'src/runs/step.ts',
