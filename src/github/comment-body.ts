@@ -15,11 +15,18 @@ import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
 import { markdownJobLabel } from '../text/job-label.js';
 import type { WorkflowJob } from '../service/contract.js';
+import { noneLeft } from '../text/shown.js';
 
 /** GitHub refuses comment bodies longer than 65,536 characters. */
 const MAX_BODY = 60_000;
 /** Jobs listed in the comment; the job summary has them all. */
 const MAX_JOBS = 50;
+
+/**
+ * The fields of each job the comment shows (text/shown.ts), read from the `jobs` output: never its
+ * errors or outputs, which may echo a secret that nothing scrubs from a comment.
+ */
+type CommentJob = Pick<WorkflowJob, 'key' | 'name' | 'status'>;
 
 /**
  * The kinds of sticky comment, one per command that has a `comment` input: the words its heading
@@ -142,7 +149,9 @@ function runLines({ outputs }: CommentReport): string[] {
   if (jobs.length > 0) {
     lines.push('| Job | Status |', '| --- | --- |');
     for (const job of jobs.slice(0, MAX_JOBS)) {
-      lines.push(`| ${markdownJobLabel(job)} | ${status(job.status)} |`);
+      const { key, name, status: jobStatus, ...unrendered } = job;
+      noneLeft(unrendered);
+      lines.push(`| ${markdownJobLabel({ key, name })} | ${status(jobStatus)} |`);
     }
     if (jobs.length > MAX_JOBS) lines.push(`| … and ${jobs.length - MAX_JOBS} more | |`);
     lines.push('');
@@ -164,7 +173,7 @@ function sessionLines({ outputs, preview }: CommentReport): string[] {
 }
 
 /** Key, name and status of each job of the `jobs` output; nothing else is read from it. */
-function parseJobs(json: string | undefined): Array<Pick<WorkflowJob, 'key' | 'name' | 'status'>> {
+function parseJobs(json: string | undefined): CommentJob[] {
   if (!json) return [];
   let jobs: unknown;
   try {
