@@ -144,6 +144,24 @@ describe('the floor plan', () => {
     expect(fromScripts).toEqual([]);
   });
 
+  test('no test redefines a function or class the test kit exports: it imports it', () => {
+    const exported = new Map<string, string>();
+    for (const file of filesUnder(join(ROOT, 'testkit')))
+      for (const [, name] of readFileSync(file, 'utf8').matchAll(
+        /^export (?:async )?(?:function|class) (\w+)/gm,
+      ))
+        exported.set(name, relative(ROOT, file));
+    const redefined: string[] = [];
+    for (const file of filesUnder(join(ROOT, '__tests__')))
+      for (const [, ...names] of readFileSync(file, 'utf8').matchAll(
+        /^\s*(?:export )?(?:(?:async )?function (\w+)|class (\w+)|const (\w+) = (?:async )?(?:\(|function\b))/gm,
+      ))
+        for (const name of names.filter((found) => found !== undefined && exported.has(found)))
+          redefined.push(`${relative(ROOT, file)}: ${name} (testkit exports it from ${exported.get(name)})`);
+    expect(exported.size).toBeGreaterThan(50);
+    expect(redefined).toEqual([]);
+  });
+
   test('the check reads imports: it finds the ones it must (a check that sees nothing passes everything)', () => {
     expect(src.get('src/main.ts')).toEqual(
       expect.arrayContaining(['src/commands/index.ts', 'src/errors.ts']),
