@@ -6,7 +6,7 @@
  * `run(command)` is what each sub-action's bundle calls; `run()` without a command is the root
  * action, where the `command` input chooses.
  */
-import { createCoreIO, type ActionIO } from './github/io.js';
+import { createCoreIO, type ActionIO } from './runner/io.js';
 import {
   COMMANDS,
   inputSource,
@@ -17,13 +17,13 @@ import {
   type CommandName,
 } from './commands/index.js';
 import type { Invocation } from './commands/command.js';
-import { createClient } from './github/service-client.js';
+import { createClient } from './runner/service-client.js';
 import { ActionFailure, reportFailure } from './errors.js';
 import { commentOnPullRequest } from './github/comment.js';
-import { writeRefusedInputs } from './github/outputs.js';
+import { writeRefusedInputs } from './runner/outputs.js';
 import { previewOutput } from './sessions/connection.js';
 import { saveInitialState } from './sessions/state.js';
-import { onCancel } from './github/signals.js';
+import { onCancel } from './runner/signals.js';
 import type { ServiceClient } from './service/client.js';
 
 export async function run(command?: CommandName, io: ActionIO = createCoreIO()): Promise<void> {

@@ -2,15 +2,15 @@
  * The post step's entrypoint: masks the step's secret inputs, then runs what the post step does
  * (sessions/post-step.ts: stop every session the main step created), then, with `comment: true` on
  * a pull request, says in the session's sticky comment how it ended. When a start-up setting changed
- * after the main step, all of it runs in a fresh Node process instead (github/startup-env.ts).
+ * after the main step, all of it runs in a fresh Node process instead (runner/startup-env.ts).
  */
-import { createCoreIO, type ActionIO } from './github/io.js';
+import { createCoreIO, type ActionIO } from './runner/io.js';
 import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
 import { commentOnPullRequest } from './github/comment.js';
 import { isPullRequestEvent } from './github/event.js';
 import { runPostStep } from './sessions/post-step.js';
 import { postCommentEnding, type PostReport } from './sessions/report/accounting.js';
-import { freshProcessListening } from './github/startup-env.js';
+import { freshProcessListening } from './runner/startup-env.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   freshProcessListening();

@@ -1,12 +1,12 @@
 /**
  * Every command of the registry (src/commands/index.ts) run in process against the simulator, on its
  * success path and on each path that reaches a moment some of its outputs wait for (their `when`,
- * src/github/outputs.ts): every output declared for a moment the path reached is set, and nothing
+ * src/runner/outputs.ts): every output declared for a moment the path reached is set, and nothing
  * the command does not declare is. A declared output that no code sets, or one set but not declared,
  * fails here, whatever the type checker let through.
  */
 import { COMMANDS, COMMAND_NAMES, type CommandName } from '../../src/commands/index.js';
-import type { Moment } from '../../src/github/outputs.js';
+import type { Moment } from '../../src/runner/outputs.js';
 import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { createWorld, stopLeftSessions, type World } from '../../testkit/world/world.js';
 import { deliveriesOf, receiveBuildWebhooks, runAndDeliver } from '../../testkit/world/deliveries.js';

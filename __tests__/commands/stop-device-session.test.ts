@@ -13,7 +13,7 @@ import type { Simulator } from '../../simulator/index.js';
 import { apiRequests, createWorld } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { inputSource } from '../../testkit/world/sources.js';
-import { outputWriter } from '../../src/github/outputs.js';
+import { outputWriter } from '../../src/runner/outputs.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

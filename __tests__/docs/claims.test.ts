@@ -81,7 +81,9 @@ describe("the README's Troubleshooting table", () => {
     'src/runs/report/dispatch-failures.ts',
     'src/commands/run-workflow.ts',
     'src/runs/follow.ts',
-    'src/runs/step.ts',
+    'src/runs/follow-inputs.ts',
+    'src/runs/run-outputs.ts',
+    'src/runs/outcome.ts',
     'src/inputs/parsers.ts',
   ]
     .map(read)

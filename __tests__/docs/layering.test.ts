@@ -14,6 +14,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['text'],
   ['service'],
   ['inputs'],
+  ['runner'],
   ['github'],
   ['runs', 'sessions', 'webhook'],
   ['commands'],

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT as root } from '../../testkit/runner/step.js';
-import { USER_AGENT } from '../../src/github/service-client.js';
+import { USER_AGENT } from '../../src/runner/service-client.js';
 
 /** `owner/name` as users write it in `uses:`, from package.json's `repository` (as the generator reads it). */
 const ACTION_REPOSITORY = new URL(

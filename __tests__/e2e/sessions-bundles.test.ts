@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatElapsed } from '../../src/text/plain.js';
+import { formatElapsed } from '../../src/text/time.js';
 import {
   renderLog,
   ROOT,

@@ -7,7 +7,7 @@
 import type { WorkflowJob, WorkflowRun } from '../../src/service/contract.js';
 import { judge } from '../../src/runs/verdict.js';
 import { readRun } from '../../src/runs/reading.js';
-import type { FollowedRun } from '../../src/runs/step.js';
+import type { FollowedRun } from '../../src/runs/follow-inputs.js';
 import { renderRunSummary, renderStatusesSection } from '../../src/runs/report/run-summary.js';
 import {
   NO_REPOSITORY,

@@ -8,7 +8,9 @@ import {
 } from '../../src/service/retry.js';
 import { NetworkError, ResponseFormatError, ServiceError } from '../../src/service/errors.js';
 import { poll, type PollClock } from '../../src/service/poll.js';
-import { formatElapsed, neutraliseLines, oneLine } from '../../src/text/plain.js';
+import { neutraliseLines } from '../../src/text/neutralise.js';
+import { oneLine } from '../../src/text/one-line.js';
+import { formatElapsed } from '../../src/text/time.js';
 
 const status = (code: number, retryAfterMs?: number) =>
   new ServiceError('x', code, undefined, 'x', retryAfterMs);

@@ -10,7 +10,7 @@ import { ServiceClient } from '../../src/service/client.js';
 import type { Simulator } from '../../simulator/index.js';
 import { createWorld, serviceRequests } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
-import { STARTUP_ENV } from '../../src/github/startup-env.js';
+import { STARTUP_ENV } from '../../src/runner/startup-env.js';
 
 const FAST = { 'poll-interval-ms': '100' };
 

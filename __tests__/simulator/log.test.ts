@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { call, waitFor } from './helpers.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD, workflow } from '../../testkit/docs/workflows.js';
-import { startReceiver, failTwiceThenAcknowledge, type Receiver } from '../../testkit/world/webhook-receiver.js';
+import {
+  startReceiver,
+  failTwiceThenAcknowledge,
+  type Receiver,
+} from '../../testkit/world/webhook-receiver.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const SECRET = 'log-test-signing-secret-0123456789';

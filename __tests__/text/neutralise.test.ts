@@ -5,8 +5,8 @@
  */
 import { jest } from '@jest/globals';
 import { readRunnerOutput, type RunnerCommand } from '../../testkit/runner/commands.js';
-import { createCoreIO } from '../../src/github/io.js';
-import { neutraliseLines } from '../../src/text/plain.js';
+import { createCoreIO } from '../../src/runner/io.js';
+import { neutraliseLines } from '../../src/text/neutralise.js';
 
 /** Text from elsewhere as the review found it, and the rest of each class. */
 const HOSTILE = [

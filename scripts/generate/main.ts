@@ -27,7 +27,7 @@ import {
 } from '../../src/commands/index.js';
 import type { Command as CommandSpec } from '../../src/commands/command.js';
 import type { InputSpec } from '../../src/inputs/table.js';
-import { MOMENTS, whenSentence, type OutputSpec } from '../../src/github/outputs.js';
+import { MOMENTS, whenSentence, type OutputSpec } from '../../src/runner/outputs.js';
 import { renderVariablesTable } from '../../src/sessions/connection.js';
 
 /** How users refer to this repository's actions: `owner/name` of package.json's `repository`. */

@@ -5,8 +5,8 @@
  * from the command's own rows inside that module and hands the registry (index.ts) a command whose
  * types no longer depend on its tables.
  */
-import type { ActionIO } from '../github/io.js';
-import { outputWriter, type OutputName, type OutputTable, type OutputWriter } from '../github/outputs.js';
+import type { ActionIO } from '../runner/io.js';
+import { outputWriter, type OutputName, type OutputTable, type OutputWriter } from '../runner/outputs.js';
 import type { ServiceClient } from '../service/client.js';
 import type { InputNote } from '../inputs/parsers.js';
 import type { CommentKind } from '../github/comment-body.js';

@@ -5,7 +5,7 @@
  * new module beside this file and one line here.
  */
 import { readFileSync } from 'node:fs';
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import { didYouMean, shown } from '../inputs/parsers.js';
 import { InputError, secretValues, type InputSource, type InputSpec } from '../inputs/table.js';
 import type { Command } from './command.js';

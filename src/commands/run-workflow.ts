@@ -7,19 +7,21 @@ import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/
 import { eventCommit, isPullRequestEvent, pullRequestEvent, sameRepository } from '../github/event.js';
 import { followRun, setRunOutputs } from '../runs/follow.js';
 import { readRun } from '../runs/reading.js';
-import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import {
   SETTLE_AFTER_VERDICT_MS,
   startStatuses,
   statusPrefix,
   statusRules,
 } from '../runs/commit-statuses.js';
-import { FOLLOW_INPUTS, RUN_OUTPUTS, statusContextAdvice, withOutcome } from '../runs/step.js';
+import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
+import { withOutcome } from '../runs/outcome.js';
+import { RUN_OUTPUTS } from '../runs/run-outputs.js';
 import { renderRunSummary } from '../runs/report/run-summary.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 import { shortHash } from '../github/comment-body.js';
 
 export const runWorkflow = defineCommand({

@@ -26,7 +26,7 @@ import {
 import { ActionFailure } from '../errors.js';
 import { renderSessionSummary } from '../sessions/report/session-summary.js';
 import { CANCELLED_AFTER_CREATE, CANCELLED_BEFORE_NEXT_ATTEMPT } from '../sessions/report/failures.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import { waitUntilReady } from '../sessions/ready.js';
 import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
 import { MAX_SESSIONS as MAX_START_ATTEMPTS, SessionLedger } from '../sessions/state.js';
@@ -35,7 +35,7 @@ import { closeErrored, createSession } from '../sessions/create.js';
 import { DEFAULT_SESSION_TYPE, commentSubject, defaultSessionName } from '../sessions/name.js';
 import type { AttemptRecord } from '../sessions/report/accounting.js';
 import { defineCommand } from './command.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 
 const platforms = PLATFORMS.map((platform) => `\`${platform}\``).join(' or ');
 

@@ -5,7 +5,7 @@ import { logStopped, stopSession, StopNotConfirmed } from '../sessions/stop.js';
 import { renderStopSummary } from '../sessions/report/stop-summary.js';
 import { defineCommand } from './command.js';
 import { writeSessionOutputs } from '../sessions/connection.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 
 export const stopDeviceSession = defineCommand({
   description: 'Stop a device session by id and wait until the service confirms it. Idempotent.',

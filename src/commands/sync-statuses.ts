@@ -5,13 +5,13 @@
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, githubToken, token } from '../inputs/table.js';
 import { gitHubApi, tokenLogin } from '../github/github-api.js';
-import { USER_AGENT } from '../github/service-client.js';
+import { USER_AGENT } from '../runner/service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { ActionFailure } from '../errors.js';
 import { MAX_GITHUB_REQUESTS, syncStatuses } from '../runs/sync.js';
 import { NO_REPOSITORY, UNKNOWN_TOKEN_ACCOUNT, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 
 export const syncStatusesCommand = defineCommand({
   description:

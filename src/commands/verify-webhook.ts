@@ -10,7 +10,7 @@ import { ActionFailure } from '../errors.js';
 import * as parse from '../inputs/parsers.js';
 import type { InputTable } from '../inputs/table.js';
 import { defineCommand } from './command.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import {
   checkWebhookSignature,
   deliveryKey,
@@ -32,8 +32,8 @@ import {
   renderWebhookSummary,
   unusableMessage,
 } from '../webhook/report.js';
-import type { ActionIO } from '../github/io.js';
-import type { OutputTable, OutputWriter } from '../github/outputs.js';
+import type { ActionIO } from '../runner/io.js';
+import type { OutputTable, OutputWriter } from '../runner/outputs.js';
 
 /** Webhook bodies are a few kilobytes; anything this large is not one. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;

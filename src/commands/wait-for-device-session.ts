@@ -4,7 +4,7 @@ import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '.
 import { waitUntilReady } from '../sessions/ready.js';
 import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 
 export const waitForDeviceSession = defineCommand({
   description:

@@ -3,10 +3,12 @@ import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
 import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
 import { followRun } from '../runs/follow.js';
-import { FOLLOW_INPUTS, RUN_OUTPUTS, statusContextAdvice, withOutcome } from '../runs/step.js';
+import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
+import { withOutcome } from '../runs/outcome.js';
+import { RUN_OUTPUTS } from '../runs/run-outputs.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
-import { hostOf } from '../github/context.js';
+import { hostOf } from '../service/base-url.js';
 
 export const waitForRun = defineCommand({
   description:

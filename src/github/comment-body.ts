@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { runnerEventCommit } from './event.js';
-import { redactDeep, type ActionIO } from './io.js';
+import { redactDeep, type ActionIO } from '../runner/io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
 import { status } from '../text/status.js';
 import { markdownJobLabel } from '../text/job-label.js';

@@ -14,11 +14,11 @@
  */
 import { isPullRequestEvent } from './event.js';
 import { credential, InputProblem } from '../inputs/parsers.js';
-import type { ActionIO } from './io.js';
-import { oneLine } from '../text/plain.js';
+import type { ActionIO } from '../runner/io.js';
+import { oneLine } from '../text/one-line.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { gitHubApi, tokenLogin } from './github-api.js';
-import { USER_AGENT } from './service-client.js';
+import { USER_AGENT } from '../runner/service-client.js';
 import { renderComment, type CommentReport } from './comment-body.js';
 
 /** `comment: true` and the token to post the comment with. */

@@ -8,7 +8,7 @@
  * `[svc:<run id> gh:<GitHub run id>/<attempt>]`, the `gh:` part only when the runner says.
  */
 import { createHash } from 'node:crypto';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 
 /** GitHub's limit for a status's description. */
 export const MAX_DESCRIPTION = 140;

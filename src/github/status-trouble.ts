@@ -2,9 +2,9 @@
  * Why a request to GitHub's statuses failed, in words for the warning, and when to try again: the
  * one reading of GitHub's errors for the commit statuses (statuses.ts).
  */
-import { hostOf } from './context.js';
+import { hostOf } from '../service/base-url.js';
 import { backoffDelayMs, parseRetryAfterMs } from '../service/retry.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 
 export const MINUTE_MS = 60_000;
 const RETRY = { maxAttempts: Infinity, baseDelayMs: 1_000, maxDelayMs: 15_000 };

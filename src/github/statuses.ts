@@ -24,9 +24,9 @@
  *
  * The gate's own result decides the step, never a status.
  */
-import type { ActionIO } from './io.js';
+import type { ActionIO } from '../runner/io.js';
 import { gitHubApi, type Octokit } from './github-api.js';
-import { USER_AGENT } from './service-client.js';
+import { USER_AGENT } from '../runner/service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { describe, parseMarker, type StatusPoster } from './status-marker.js';
 import { commitStatuses } from './status-list.js';

@@ -4,7 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Scalar, type YAMLError } from 'yaml';
 import { InputProblem, shown, type Parser } from './problems.js';
-import { CONTROL } from '../text/plain.js';
+import { CONTROL } from '../text/one-line.js';
 
 export type DispatchInputs = Record<string, string | number | boolean>;
 

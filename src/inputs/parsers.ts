@@ -15,7 +15,7 @@ import {
   type Parser,
 } from './problems.js';
 import { UUID } from '../service/contract.js';
-import { CONTROL } from '../text/plain.js';
+import { CONTROL } from '../text/one-line.js';
 
 export { InputProblem, didYouMean, shown, type InputNote, type Parser } from './problems.js';
 export { dispatchInputs, type DispatchInputs } from './dispatch-inputs.js';

@@ -4,7 +4,7 @@
  * value that is nearly an id (a typo, or the link to the page the id belongs to).
  */
 import { UUID } from '../service/contract.js';
-import { CONTROL } from '../text/plain.js';
+import { CONTROL } from '../text/one-line.js';
 
 /** One problem with one input; the reader collects them all before failing. */
 export class InputProblem extends Error {}

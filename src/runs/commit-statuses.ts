@@ -13,10 +13,10 @@
  */
 import { CommitStatuses, type StatusState } from '../github/statuses.js';
 import { posterOf } from '../github/status-marker.js';
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import { renderStatusesSection } from './report/run-summary.js';
 import type { Reading } from './reading.js';
-import type { Outcome } from './step.js';
+import type { Outcome } from './outcome.js';
 import { jobContexts, jobState, MAX_JOB_STATUSES, STATES, UNKNOWN } from './status-words.js';
 
 /** The context prefix: `status-context`, else `svc/<workflow file without .yml/.yaml>`. */

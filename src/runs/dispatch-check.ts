@@ -5,12 +5,12 @@
  * out of time or cancelled. What could not be checked is said once, with what would let it be
  * checked. What the workspace showed also explains a dispatch the service answers with its 404.
  */
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { ActionFailure } from '../errors.js';
 import { ServiceError } from '../service/errors.js';
-import { oneLine } from '../text/plain.js';
-import { RunFailure } from './step.js';
+import { oneLine } from '../text/one-line.js';
+import { RunFailure } from './outcome.js';
 import { checkWorkflowFile, type FileCheck } from './workflow-file.js';
 import {
   CANCELLED_BEFORE_DISPATCH,

@@ -8,12 +8,12 @@
  * the Git ref on the service) is said, not implied.
  */
 import { randomUUID } from 'node:crypto';
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import type { ServiceClient } from '../service/client.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import { oneLine } from '../text/plain.js';
-import { RunFailure } from './step.js';
+import { oneLine } from '../text/one-line.js';
+import { RunFailure } from './outcome.js';
 import type { DispatchCheck, Planned } from './dispatch-check.js';
 import {
   CANCELLED_DURING_DRY_RUN,

@@ -4,23 +4,25 @@
  * last read is verdict.ts's. With `jobs`, the step ends as soon as the selected jobs are terminal,
  * even while the run goes on.
  */
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import { JOB_STATUSES, RUN_STATUSES, type WorkflowJob } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
 import { poll, type PollOutcome } from '../service/poll.js';
-import { Progress } from '../github/progress.js';
+import { Progress } from '../runner/progress.js';
 import { renderRunSummary } from './report/run-summary.js';
 import { readFailedMessage, runNotFoundMessage } from './report/failures.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import { jobLabel } from '../text/job-label.js';
 import { ActionFailure } from '../errors.js';
 import { judge, unsuccessful } from './verdict.js';
 import { orderByNeeds } from './job-graph.js';
 import { readRun, type Reading } from './reading.js';
-import { JOB_OUTPUTS_BOUND, RunFailure, type FollowedRun, type FollowOutput, type Outcome } from './step.js';
-import type { OutputWriter } from '../github/outputs.js';
-import type { ServiceContext } from '../github/context.js';
-import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import { type FollowedRun } from './follow-inputs.js';
+import { RunFailure, type Outcome } from './outcome.js';
+import { JOB_OUTPUTS_BOUND, type FollowOutput } from './run-outputs.js';
+import type { OutputWriter } from '../runner/outputs.js';
+import type { ServiceContext } from '../runner/service-context.js';
+import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);

@@ -6,7 +6,7 @@
  */
 import { isJobTerminal, isRunTerminal, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
 import { selectJobs } from './job-selection.js';
-import type { FollowedRun } from './step.js';
+import type { FollowedRun } from './follow-inputs.js';
 
 /** A commit as GitHub names it: 40 (SHA-1) or 64 (SHA-256) hexadecimal digits. */
 const FULL_COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

@@ -11,7 +11,7 @@
  * a network fault, a 5xx or a 429, leaves the status for the next sync. Each context is read again
  * just before it is posted, so a newer verdict is never overwritten. Two syncs at once end alike.
  */
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import type { Octokit } from '../github/github-api.js';
 import { commitStatuses, type ListedStatus } from '../github/status-list.js';
 import { describe, parseMarker, type StatusPoster } from '../github/status-marker.js';
@@ -20,7 +20,7 @@ import { isRunTerminal, type WorkflowJob, type WorkflowRun } from '../service/co
 import type { ServiceClient } from '../service/client.js';
 import { ServiceError } from '../service/errors.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
-import { oneLine, withoutFinalDots } from '../text/plain.js';
+import { oneLine, withoutFinalDots } from '../text/one-line.js';
 import { jobContexts, jobState, MAX_JOB_STATUSES, STATES } from './status-words.js';
 
 /**

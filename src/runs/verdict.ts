@@ -5,9 +5,10 @@
 import { isJobTerminal, isRunTerminal, type WorkflowRun } from '../service/contract.js';
 import type { PollOutcome } from '../service/poll.js';
 import type { Reading } from './reading.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import { selectedType } from './job-selection.js';
-import type { FollowedRun, Outcome } from './step.js';
+import type { FollowedRun } from './follow-inputs.js';
+import type { Outcome } from './outcome.js';
 import {
   awaitingApprovalMessage,
   endedBeforeListedJobsMessage,

@@ -24,7 +24,8 @@ import { parseDocument, visit } from 'yaml';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { didYouMean } from '../inputs/problems.js';
 import { inputProblems, jobProblems } from './workflow-rules.js';
-import { isRecord, oneLine } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
+import { oneLine } from '../text/one-line.js';
 
 interface PlannedDispatch {
   /** The job's workspace (GITHUB_WORKSPACE, else the current directory). */

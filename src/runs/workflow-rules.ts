@@ -7,7 +7,8 @@
  */
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { REPORTED_TYPES, selectedType, serviceWordFor } from './job-selection.js';
-import { isRecord, oneLine } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
+import { oneLine } from '../text/one-line.js';
 
 /** Keys named in a message at most: a hostile file's 100,000 keys are not all repeated. */
 const KEYS_SHOWN = 50;

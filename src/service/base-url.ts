@@ -30,3 +30,12 @@ function wrongBaseUrl(base: URL, path: string): string {
     : 'it may point at something other than the service';
   return `The base URL ${base.origin}${path} is probably wrong: ${what}. Give the service's API address, such as https://api.example.com, without /v2 or a page path.`;
 }
+
+/** The host a step talks to, for the first log line ("… at api.example.com"). */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}

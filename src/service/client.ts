@@ -16,7 +16,7 @@ import {
   type WorkflowRun,
 } from './contract.js';
 import { ResponseFormatError } from './errors.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import { ServiceHttp, type HttpSettings } from './http.js';
 import type { ZodMiniType } from 'zod/mini';
 

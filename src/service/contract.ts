@@ -14,7 +14,7 @@
  */
 import * as z from 'zod/mini';
 import { line, link, shownText, status, time } from './shown-fields.js';
-import { isRecord } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
 
 export const PLATFORMS = ['android', 'ios'] as const;
 export type Platform = (typeof PLATFORMS)[number];

@@ -25,7 +25,8 @@ import {
   retryDelayMs,
   type RetryPolicy,
 } from './retry.js';
-import { isRecord, oneLine } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
+import { oneLine } from '../text/one-line.js';
 import { baseUrlAdvice } from './base-url.js';
 
 /** The default limit of one attempt, connect to last byte: also the comment's (github/comment.ts). */

@@ -6,7 +6,7 @@
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { ResponseFormatError } from './errors.js';
-import { isRecord } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
 
 /**
  * Adjusts each request just before @actions/http-client sends it (its own extension point):

@@ -3,7 +3,7 @@
  * value of them may be a credential (see masking.ts, which registers them as secrets); the values
  * are in the `capabilities` output and `APPIUM_CAPS`, for the controller.
  */
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 
 /** Names shown, at most; the rest are counted. */
 const MAX_NAMES = 100;

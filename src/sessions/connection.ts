@@ -9,7 +9,7 @@
  * come from these rows.
  */
 import type { DeviceSession } from '../service/contract.js';
-import type { OutputWriter } from '../github/outputs.js';
+import type { OutputWriter } from '../runner/outputs.js';
 
 /**
  * When the step writes a session's outputs, each phase in one place (writeSessionOutputs), from

@@ -5,15 +5,15 @@
  * nothing for the post step to warn about. An errored session that another attempt replaces is
  * closed here too.
  */
-import { withoutFinalDots } from '../text/plain.js';
+import { withoutFinalDots } from '../text/one-line.js';
 import type { CreateSessionRequest, DeviceSession } from '../service/contract.js';
 import { isUuid } from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import type { ServiceContext } from '../github/context.js';
+import type { ServiceContext } from '../runner/service-context.js';
 import type { SessionLedger } from './state.js';
 import { SESSION_ID_ENV, writeSessionOutputs, type PhaseOutput } from './connection.js';
-import type { OutputWriter } from '../github/outputs.js';
+import type { OutputWriter } from '../runner/outputs.js';
 import { maskSession } from './masking.js';
 import { deviceTime } from './report/accounting.js';
 import { featureNotEnabledMessage } from './report/failures.js';

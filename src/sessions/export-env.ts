@@ -5,7 +5,7 @@
  * and the session the post step should stop keeps running. A value over MAX_EXPORTED_BYTES is left
  * to its step output, with a warning that names both.
  */
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import { outputOfVariable } from './connection.js';
 
 /** The most one exported variable may hold (name, `=` and value, in UTF-8 bytes). */

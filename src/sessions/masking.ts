@@ -20,7 +20,7 @@
  * are settings, not credentials, unless their name says otherwise. The log shows the keys of
  * `capabilities` only (capabilities.ts), never their values.
  */
-import { secretParts, type ActionIO } from '../github/io.js';
+import { secretParts, type ActionIO } from '../runner/io.js';
 import { DOCUMENTED_SECRETS } from './connection.js';
 
 /** Words that make a field or parameter name a credential, matched against whole words of the name. */

@@ -13,7 +13,7 @@
  * workflow and job with the device asked for.
  */
 import { SESSION_LIMITS, type SessionType } from '../service/contract.js';
-import { CONTROL } from '../text/plain.js';
+import { CONTROL } from '../text/one-line.js';
 
 /** The session type the service uses when the create request names none. */
 export const DEFAULT_SESSION_TYPE: SessionType = 'agent-device';

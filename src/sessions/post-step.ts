@@ -12,11 +12,11 @@
  * a fresh Node process with the main step's settings. A step that started no session says nothing
  * above debug level.
  */
-import type { ActionIO } from '../github/io.js';
-import { createClient, envNumber } from '../github/service-client.js';
-import { POST_STOP_GRACE_MS } from '../github/runner-timings.js';
-import { onCancel } from '../github/signals.js';
-import { inFreshProcess, rerunWithStartupEnv } from '../github/startup-env.js';
+import type { ActionIO } from '../runner/io.js';
+import { createClient, envNumber } from '../runner/service-client.js';
+import { POST_STOP_GRACE_MS } from '../runner/timings.js';
+import { onCancel } from '../runner/signals.js';
+import { inFreshProcess, rerunWithStartupEnv } from '../runner/startup-env.js';
 import { ActionFailure, reportFailure } from '../errors.js';
 import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
 import type { ServiceClient } from '../service/client.js';

@@ -10,9 +10,9 @@ import { maskSession } from './masking.js';
 import { capabilityNames } from './capabilities.js';
 import { exportForLaterSteps } from './export-env.js';
 import { poll } from '../service/poll.js';
-import { Progress } from '../github/progress.js';
+import { Progress } from '../runner/progress.js';
 import { renderSessionSummary, type SessionOutcome } from './report/session-summary.js';
-import { oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
 import { ActionFailure } from '../errors.js';
 import { ServiceError } from '../service/errors.js';
 import { deviceTime, renderAttempts, type AttemptRecord } from './report/accounting.js';
@@ -23,8 +23,8 @@ import {
   notReadyInTimeReason,
   waitingFailedReason,
 } from './report/failures.js';
-import type { ActionIO } from '../github/io.js';
-import type { ServiceContext } from '../github/context.js';
+import type { ActionIO } from '../runner/io.js';
+import type { ServiceContext } from '../runner/service-context.js';
 import type { SessionLedger } from './state.js';
 import { stopAndFail } from './stop.js';
 import {
@@ -34,7 +34,7 @@ import {
   type PhaseOutput,
   type SessionOutput,
 } from './connection.js';
-import type { OutputWriter } from '../github/outputs.js';
+import type { OutputWriter } from '../runner/outputs.js';
 import { deviceTitle } from './name.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);

@@ -18,10 +18,10 @@
  * leave a paid device running. A session's url is kept only when it is an http(s) URL of at most
  * MAX_SAVED_URL characters (its id is all a stop needs); an id, a status or a device time is cut.
  */
-import type { ActionIO } from '../github/io.js';
-import { oneLine } from '../text/plain.js';
+import type { ActionIO } from '../runner/io.js';
+import { oneLine } from '../text/one-line.js';
 import { DEFAULT_POLL_INTERVAL_MS } from '../service/poll.js';
-import { STARTUP_ENV, type StartupEnv } from '../github/startup-env.js';
+import { STARTUP_ENV, type StartupEnv } from '../runner/startup-env.js';
 
 const STATE = {
   /** Set while a create request is unanswered: if no id follows, a session may exist all the same. */

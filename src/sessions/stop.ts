@@ -5,20 +5,20 @@
  * the service reports the session `stopped` or `errored`. Stop is idempotent on the service, so it
  * is retried like a read.
  */
-import type { ActionIO } from '../github/io.js';
+import type { ActionIO } from '../runner/io.js';
 import type { ServiceClient } from '../service/client.js';
 import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceContext } from '../github/context.js';
+import type { ServiceContext } from '../runner/service-context.js';
 import type { SessionLedger } from './state.js';
-import { STOP_ON_CANCEL_MS } from '../github/runner-timings.js';
+import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { deviceTime } from './report/accounting.js';
 import { stopNotConfirmedMessage, stopNotFoundMessage, stoppedAndFailedMessage } from './report/failures.js';
 import { maskSession } from './masking.js';
 import { writeSessionOutputs, type PhaseOutput } from './connection.js';
-import type { OutputWriter } from '../github/outputs.js';
+import type { OutputWriter } from '../runner/outputs.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
 

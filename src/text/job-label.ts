@@ -5,7 +5,7 @@
  * escaped), so a job reads as the same job in all three.
  */
 import { markdownCode, markdownText } from './markdown.js';
-import { oneLine } from './plain.js';
+import { oneLine } from './one-line.js';
 
 interface NamedJob {
   key: string;

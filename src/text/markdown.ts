@@ -20,7 +20,7 @@
  *   escaping changes characters (`_` is written `\_`), so it is never used for text that may carry
  *   a secret.
  */
-import { oneLine } from './plain.js';
+import { oneLine } from './one-line.js';
 
 /**
  * The zero-width space, as an entity so the source shows it. GitHub finds `@name` mentions and

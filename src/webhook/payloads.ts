@@ -12,7 +12,7 @@
  *   known values are `finished`, `errored`, `canceled` (WEBHOOK_STATUSES), a newer one is passed on.
  */
 import { UserFacingError } from '../errors.js';
-import { isRecord } from '../text/plain.js';
+import { isRecord } from '../text/json.js';
 import * as z from 'zod/mini';
 
 export type WebhookEvent = 'BUILD' | 'SUBMIT';

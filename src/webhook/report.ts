@@ -8,9 +8,10 @@
  * mentions, emphasis or HTML) and the only link is the page URL the payload gives for the purpose,
  * and only when it is http(s).
  */
-import { redactDeep } from '../github/io.js';
+import { redactDeep } from '../runner/io.js';
 import { markdownCode, markdownLink, markdownText } from '../text/markdown.js';
-import { formatElapsed, oneLine, withoutFinalDots } from '../text/plain.js';
+import { oneLine, withoutFinalDots } from '../text/one-line.js';
+import { formatElapsed } from '../text/time.js';
 import { noneLeft, pickShown } from '../text/shown.js';
 import { status } from '../text/status.js';
 import { formatTimestamp, msBetween } from '../text/time.js';

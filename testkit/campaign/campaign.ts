@@ -5,7 +5,7 @@
  * random), against a fresh simulator with faults injected on every endpoint and, sometimes, a SIGINT
  * or SIGTERM at a random moment. Two lifecycles aim at the post step's promises (issue 11):
  * - a signal that reaches the post step while it is stopping a session (slow, refused or hung stops),
- *   followed by the runner's escalation (SIGTERM, then a kill, at the delays of src/github/runner-timings.ts,
+ *   followed by the runner's escalation (SIGTERM, then a kill, at the delays of src/runner/timings.ts,
  *   scaled by POST_SIGNAL_SCALE together with the post step's grace: timings.ts);
  * - a create whose answer is lost (reset after processing, an answer slower than the request timeout,
  *   a cancellation during a slow create, the main step killed during it).

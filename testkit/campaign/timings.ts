@@ -1,18 +1,14 @@
 /**
  * The campaign's clock. Requests get a shorter time limit than the action's own; the runner's
  * escalation after a cancellation and the post step's grace are the product's own figures
- * (src/github/runner-timings.ts): on the runner's real clock for the main step, scaled for the post step.
+ * (src/runner/timings.ts): on the runner's real clock for the main step, scaled for the post step.
  */
-import {
-  POST_STOP_GRACE_MS,
-  RUNNER_CANCEL,
-  RUNNER_KILL_AFTER_SIGINT_MS,
-} from '../../src/github/runner-timings.js';
+import { POST_STOP_GRACE_MS, RUNNER_CANCEL, RUNNER_KILL_AFTER_SIGINT_MS } from '../../src/runner/timings.js';
 
 /** The campaign's time scale: a request time limit of 1 s instead of the action's own, polls of 50 ms. */
 export const REQUEST_TIMEOUT_MS = 1000;
 /**
- * The action's own request time limit (its default of SVC_REQUEST_TIMEOUT_MS, src/github/service-client.ts),
+ * The action's own request time limit (its default of SVC_REQUEST_TIMEOUT_MS, src/runner/service-client.ts),
  * for the lifecycles where the real one matters.
  */
 export const PRODUCTION_REQUEST_TIMEOUT_MS = 30_000;
@@ -23,7 +19,7 @@ export interface Escalation {
   killAfterMs: number;
 }
 
-/** The runner's escalation after a cancellation (src/github/runner-timings.ts). */
+/** The runner's escalation after a cancellation (src/runner/timings.ts). */
 export const RUNNER_ESCALATION: Escalation = {
   termAfterMs: RUNNER_CANCEL.sigtermAfterSigintMs,
   killAfterMs: RUNNER_KILL_AFTER_SIGINT_MS,

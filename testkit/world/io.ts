@@ -4,8 +4,8 @@
  * process or a runner. It keeps the real seam's rules that tests assert on: masked secrets are
  * redacted from every recorded line, and log lines pass through the same neutraliser.
  */
-import { SecretRegistry, secretParts, type ActionIO } from '../../src/github/io.js';
-import { neutraliseLines } from '../../src/text/plain.js';
+import { SecretRegistry, secretParts, type ActionIO } from '../../src/runner/io.js';
+import { neutraliseLines } from '../../src/text/neutralise.js';
 
 export type LogKind = 'info' | 'warning' | 'error' | 'notice' | 'debug' | 'group' | 'endgroup';
 

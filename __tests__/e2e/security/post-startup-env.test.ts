@@ -1,5 +1,5 @@
 /**
- * Variables Node reads once at start-up (src/github/startup-env.ts), planted by a later step
+ * Variables Node reads once at start-up (src/runner/startup-env.ts), planted by a later step
  * through `$GITHUB_ENV` before the post step starts: a proxy of its own (`NODE_USE_ENV_PROXY` with
  * `HTTP(S)_PROXY`), its own certificate authorities, its own OpenSSL configuration. The post step
  * sends neither the service's token nor the github-token with settings its main step did not use: it

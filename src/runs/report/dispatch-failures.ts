@@ -5,7 +5,7 @@
  * 404. Each is a function of explicit values (no I/O), so a test compares the whole sentence; the
  * checks themselves are dispatch-check.ts's and dry-run.ts's.
  */
-import { oneLine, withoutFinalDots } from '../../text/plain.js';
+import { oneLine, withoutFinalDots } from '../../text/one-line.js';
 import { WORKFLOWS_FOLDER, type FileCheck } from '../workflow-file.js';
 
 /** The workflow file in the workspace refuses the dispatch (`problems`: its sentences). */

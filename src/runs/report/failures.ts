@@ -6,7 +6,7 @@
  * so a test compares the whole sentence. Values from the service pass through the one-line rule.
  */
 import { firstJobError, type WorkflowJob, type WorkflowRun } from '../../service/contract.js';
-import { oneLine, withoutFinalDots } from '../../text/plain.js';
+import { oneLine, withoutFinalDots } from '../../text/one-line.js';
 import { jobLabel } from '../../text/job-label.js';
 import { serviceWordFor } from '../job-selection.js';
 

@@ -15,14 +15,15 @@ import {
   markdownSentence,
   markdownText,
 } from '../../text/markdown.js';
-import { bounded, formatElapsed } from '../../text/plain.js';
-import { redactDeep } from '../../github/io.js';
+import { bounded } from '../../text/one-line.js';
+import { formatElapsed } from '../../text/time.js';
+import { redactDeep } from '../../runner/io.js';
 import { noneLeft, pickShown } from '../../text/shown.js';
 import { status } from '../../text/status.js';
 import { markdownJobLabel } from '../../text/job-label.js';
 import { orderByNeeds } from '../job-graph.js';
 import { selects } from '../job-selection.js';
-import type { Outcome } from '../step.js';
+import type { Outcome } from '../outcome.js';
 import type { Refusal } from '../verdict.js';
 
 /**

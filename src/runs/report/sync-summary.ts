@@ -2,7 +2,7 @@
  * sync-statuses' job summary and failure sentences. The summary: what it settled, what is still pending (and why), what it refused to
  * trust (and why), by commit and context. Contexts, commits and reasons pass through markdown.ts.
  */
-import { redactDeep } from '../../github/io.js';
+import { redactDeep } from '../../runner/io.js';
 import { markdownCode, markdownText } from '../../text/markdown.js';
 import { status } from '../../text/status.js';
 import type { SyncEntry, SyncReport } from '../sync.js';

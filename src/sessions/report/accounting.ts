@@ -6,8 +6,8 @@
  */
 import { isSessionTerminal, type DeviceSession } from '../../service/contract.js';
 import { markdownLink, markdownText } from '../../text/markdown.js';
-import { formatElapsed } from '../../text/plain.js';
-import { redactDeep } from '../../github/io.js';
+import { formatElapsed } from '../../text/time.js';
+import { redactDeep } from '../../runner/io.js';
 import { status as withIcon } from '../../text/status.js';
 
 /** The fields of a session that say how long its device ran. */

@@ -2,10 +2,11 @@
  * The failure sentences of the session commands and the post step, in one place: what the step's
  * error says when a session could not be created, followed, made ready or stopped. Each is a
  * function of explicit values (no I/O), so a test compares the whole sentence. Values from the
- * service pass through the one-line rule (text/plain.ts) where they are shown.
+ * service pass through the one-line rule (text/one-line.ts) where they are shown.
  */
 import type { DeviceSession } from '../../service/contract.js';
-import { formatElapsed, oneLine, withoutFinalDots } from '../../text/plain.js';
+import { oneLine, withoutFinalDots } from '../../text/one-line.js';
+import { formatElapsed } from '../../text/time.js';
 import { deviceRanMs, type SessionTimes } from './accounting.js';
 
 /**

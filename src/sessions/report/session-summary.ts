@@ -6,9 +6,10 @@
 import type { DeviceSession } from '../../service/contract.js';
 import { markdownLink, markdownMessage, markdownText, markdownVerbatim } from '../../text/markdown.js';
 import { status } from '../../text/status.js';
-import { bounded, formatElapsed } from '../../text/plain.js';
+import { bounded } from '../../text/one-line.js';
+import { formatElapsed } from '../../text/time.js';
 import { noneLeft, pickShown } from '../../text/shown.js';
-import { redactDeep } from '../../github/io.js';
+import { redactDeep } from '../../runner/io.js';
 import { deviceTime } from './accounting.js';
 import { previewUrl } from '../connection.js';
 import { deviceTitle } from '../name.js';

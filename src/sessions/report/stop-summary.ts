@@ -6,9 +6,9 @@
  * and only when it is http(s).
  */
 import type { DeviceSession } from '../../service/contract.js';
-import { redactDeep } from '../../github/io.js';
+import { redactDeep } from '../../runner/io.js';
 import { markdownCode, markdownLink, markdownMessage, markdownText } from '../../text/markdown.js';
-import { formatElapsed } from '../../text/plain.js';
+import { formatElapsed } from '../../text/time.js';
 import { noneLeft, pickShown } from '../../text/shown.js';
 import { sessionTitle } from './session-summary.js';
 import { stillRunningAdvice } from './failures.js';

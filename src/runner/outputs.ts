@@ -1,10 +1,10 @@
 /**
  * A step's outputs, typed like its inputs. Each command declares its outputs in a table (its
- * `outputs`, in src/commands/<command>.ts, or rows it shares: runs/step.ts, sessions/connection.ts):
+ * `outputs`, in src/commands/<command>.ts, or rows it shares: runs/run-outputs.ts, sessions/connection.ts):
  * per output its description, when it is set, and the value it takes when the inputs are refused.
  * The command and the domain code it calls write them only through an OutputWriter typed on the
  * names each may write, so an output a command does not declare is a type error, and this is the
- * one module that calls ActionIO's setOutput (__tests__/github/outputs.test.ts holds it to that).
+ * one module that calls ActionIO's setOutput (__tests__/runner/outputs.test.ts holds it to that).
  */
 import type { ActionIO } from './io.js';
 

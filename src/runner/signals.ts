@@ -1,6 +1,6 @@
 /**
  * Cancellation, written once for the main and the post step. The runner cancels a step with SIGINT,
- * then SIGTERM (runner-timings.ts); with no listener, Node ends the process at the first one, at once
+ * then SIGTERM (timings.ts); with no listener, Node ends the process at the first one, at once
  * and silently. Loading the bundle takes tens of milliseconds, so the generated entrypoints
  * (scripts/build/main.mjs) listen before they load it, keep what comes meanwhile, and then hand it
  * and every later signal to `signalsBeforeLoad`. Their listener stays for the life of the process:

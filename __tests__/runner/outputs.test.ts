@@ -1,19 +1,19 @@
 /**
- * The output writer (src/github/outputs.ts): the one module that sets a step output. Every other
+ * The output writer (src/runner/outputs.ts): the one module that sets a step output. Every other
  * module of src/ writes through an OutputWriter typed on the names it may write; the type checks
  * below hold at `npm run typecheck` (a `@ts-expect-error` that is not an error fails it), the scan
  * holds at test time.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { outputWriter, writeRefusedInputs, type OutputWriter } from '../../src/github/outputs.js';
+import { outputWriter, writeRefusedInputs, type OutputWriter } from '../../src/runner/outputs.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { RUN_OUTPUTS } from '../../src/runs/step.js';
+import { RUN_OUTPUTS } from '../../src/runs/run-outputs.js';
 import { createTestIO } from '../../testkit/world/io.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 /** The writer, and the ActionIO seam whose setOutput it calls. */
-const ALLOWED = new Set(['github/outputs.ts', 'github/io.ts']);
+const ALLOWED = new Set(['runner/outputs.ts', 'runner/io.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,7 +31,7 @@ describe('setting outputs', () => {
       .filter((path) => /\bsetOutput\s*\(/.test(readFileSync(join(SRC, path), 'utf8')));
     expect(callers).toEqual([]);
     // The scan sees the writer itself, so it would see any other caller.
-    expect(readFileSync(join(SRC, 'github/outputs.ts'), 'utf8')).toMatch(/\bsetOutput\s*\(/);
+    expect(readFileSync(join(SRC, 'runner/outputs.ts'), 'utf8')).toMatch(/\bsetOutput\s*\(/);
   });
 
   it('the writer sets the output and keeps what it wrote when asked', () => {

@@ -11,12 +11,3 @@ export interface ServiceContext {
   client: ServiceClient;
   signal?: AbortSignal;
 }
-
-/** The host a step talks to, for the first log line ("… at api.example.com"). */
-export function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
-}

@@ -1,10 +1,10 @@
 /**
- * The hand-over of signals from the generated entrypoint to a step (src/github/signals.ts): what came
+ * The hand-over of signals from the generated entrypoint to a step (src/runner/signals.ts): what came
  * while the bundle loaded reaches the step's handler first, with the time it came; later signals as
  * they come; a signal with no handler waits for the next one, never lost. Driven by calls, no signal
  * is sent to this process.
  */
-import { onCancel, signalsBeforeLoad } from '../../src/github/signals.js';
+import { onCancel, signalsBeforeLoad } from '../../src/runner/signals.js';
 
 test('early signals first, with their times; then later ones; none lost between handlers', () => {
   const seen: string[] = [];

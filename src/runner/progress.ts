@@ -4,7 +4,8 @@
  * Shared by run-workflow (run and job statuses) and start-device-session.
  */
 import type { ActionIO } from './io.js';
-import { formatElapsed, oneLine } from '../text/plain.js';
+import { oneLine } from '../text/one-line.js';
+import { formatElapsed } from '../text/time.js';
 
 export class Progress {
   private readonly statuses = new Map<string, string>();

@@ -4,10 +4,11 @@
  * writes all of it; this is the one module that imports it. The seam adds the two rules that must
  * hold everywhere: registered secrets never appear (masked with the runner first, then redacted
  * from any text as a second line of defence) and no text from elsewhere can act as a workflow
- * command (see neutraliseLines in text/plain.ts). Tests use the recording IO in testkit/world/io.ts.
+ * command (see text/neutralise.ts). Tests use the recording IO in testkit/world/io.ts.
  */
 import * as core from '@actions/core';
-import { CUT_MARK, neutraliseLines } from '../text/plain.js';
+import { neutraliseLines } from '../text/neutralise.js';
+import { CUT_MARK } from '../text/one-line.js';
 import { base64Forms, decodedViews } from './secret-forms.js';
 
 export interface ActionIO {
@@ -65,7 +66,7 @@ export class SecretRegistry {
     let result = text;
     for (const secret of this.secrets) {
       if (result.includes(secret)) result = result.split(secret).join('***');
-      // Text shortened before it got here ends in ` …` after a whole word (oneLine in text/plain.ts
+      // Text shortened before it got here ends in ` …` after a whole word (oneLine in text/one-line.ts
       // never cuts inside one): a cut between the words of a secret leaves its first words behind,
       // which no whole-value match finds. Such a start is hidden too.
       if (!result.includes(CUT_MARK)) continue;

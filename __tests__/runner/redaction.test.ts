@@ -1,6 +1,6 @@
 /** Secrets stay hidden where text is shortened or escaped before it is printed. */
-import { SecretRegistry, redactDeep } from '../../src/github/io.js';
-import { oneLine } from '../../src/text/plain.js';
+import { SecretRegistry, redactDeep } from '../../src/runner/io.js';
+import { oneLine } from '../../src/text/one-line.js';
 import { renderRunSummary } from '../../src/runs/report/run-summary.js';
 
 const TOKEN = 'svc_robot_Z8k2mQ9xW4pL7vN3';
