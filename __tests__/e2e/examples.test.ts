@@ -189,6 +189,12 @@ const EXAMPLES: Example[] = [
     entry: 'wait-for-run',
     // Seven digits: the examples replace whole and 12-digit SHAs with one stand-in.
     inputs: { ...FAST, 'expected-commit': 'deadbee' },
+    // The step ends at its first read: the builds are held, so that read shows them running however
+    // long the dispatch step before it took.
+    arrange: (w) => {
+      w.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+      w.sim.setJobBehaviour('build_android', { durationMs: 60_000 });
+    },
     prepare: async (w) => ({ 'run-id': await dispatched(w) }),
     exitCode: 1,
   },
