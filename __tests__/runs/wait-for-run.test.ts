@@ -1,10 +1,12 @@
 /**
- * wait-for-run end to end: the sub-action's bundle follows a run it did not dispatch (started in the
- * simulator by "someone else", or by an earlier run-workflow step with `wait: false` in another job)
- * to the same outputs, summary and exit rules as run-workflow, on Node 24.
+ * wait-for-run, run in process from the sources: the sub-action follows a run it did not dispatch
+ * (started in the simulator by "someone else", or by an earlier run-workflow step with `wait: false`
+ * in another job) to the same outputs, summary and exit rules as run-workflow. Its bundle follows
+ * such a run to success in __tests__/e2e/runs-bundles.test.ts.
  */
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
-import { apiRequests, createWorld, until, type World, followRunStep } from '../../testkit/world/world.js';
+import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { followRunStep } from './follow.js';
 import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
@@ -38,43 +40,6 @@ const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId
   JSON.parse(result.outputs.jobs);
 
 describe('wait-for-run', () => {
-  it('follows a run it did not dispatch to success: the outputs run-workflow sets, a summary, reads only', async () => {
-    const started = await someoneElsesRun();
-    const result = await follow(started.id);
-    expect(result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
-    const simRun = world.sim.getRun(started.id)!;
-    expect(simRun.status).toBe('success');
-    const jobs = jobsOf(result);
-    expect(result.outputs).toEqual({
-      'run-id': simRun.id,
-      'run-url': simRun.url,
-      status: 'success',
-      'git-commit-hash': world.repo.headSha,
-      jobs: expect.any(String),
-      // Issue 25 item 10: the new output, empty when every job succeeded.
-      'failed-jobs': '',
-      'build-ids': JSON.stringify([jobs[0].buildId, jobs[1].buildId]),
-      'submission-ids': expect.stringMatching(/^\["[0-9a-f-]{36}"\]$/),
-      'job-outputs': JSON.stringify({ build_ios: {}, build_android: {}, submit: { track: 'beta' } }),
-      outcome: 'success',
-    });
-    expect(jobs.map((job) => [job.key, job.status])).toEqual([
-      ['build_ios', 'success'],
-      ['build_android', 'success'],
-      ['submit', 'success'],
-    ]);
-    expect(result.stdout).toContain(`Following workflow run ${simRun.id} at 127.0.0.1`);
-    expect(result.stdout).toMatch(/\[\d+s\] job submit: success/);
-    expect(result.summary).toContain('succeeded');
-    expect(result.summary).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|/);
-    expect(result.summary).toContain(simRun.url);
-    // No app-id is needed, and nothing is dispatched: reads of that run only.
-    const requests = apiRequests(world.sim);
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.every((line) => line === `GET /v2/workflows/runs/${simRun.id}`)).toBe(true);
-  });
-
   it('continues a run-workflow step that did not wait (dispatch in one job, wait in another)', async () => {
     const dispatched = await runStep('run-workflow', {
       inputs: {
@@ -104,22 +69,28 @@ describe('wait-for-run', () => {
     world.sim.setJobBehaviour('build_android', { durationMs: 10_000 });
     const canceled = await someoneElsesRun();
     const pending = Promise.all([follow(failing.id), follow(canceled.id)]);
-    setTimeout(() => world.sim.cancelRun(canceled.id), 150);
+    // Canceled once its step reads it: the step sees it going, then canceled.
+    await until(() => world.sim.requests.some((request) => request.path.endsWith(canceled.id)));
+    world.sim.cancelRun(canceled.id);
     const [failed, cancelled] = await pending;
 
     expect(failed.exitCode).toBe(1);
     expect(failed.outputs).toMatchObject({ status: 'failure', outcome: 'failure' });
-    expect(failed.stdout).toContain(
-      `::error::Workflow run ${failing.id} ended with status failure. Failed jobs: build_android (failure: Gradle exploded). ${failing.url}`,
-    );
+    expect(failed.errors).toEqual([
+      expect.stringContaining(
+        `Workflow run ${failing.id} ended with status failure. Failed jobs: build_android (failure: Gradle exploded). ${failing.url}`,
+      ),
+    ]);
     expect(failed.summary).toContain(
       '**Failed jobs**\n\n- `build_android`\n  > ```text\n  > Gradle exploded\n  > ```',
     );
 
     expect(cancelled.exitCode).toBe(1);
     expect(cancelled.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
-    expect(cancelled.stdout).toContain(`::error::Workflow run ${canceled.id} ended with status canceled.`);
-    expect(cancelled.stdout).toContain(canceled.url);
+    expect(cancelled.errors).toEqual([
+      expect.stringContaining(`Workflow run ${canceled.id} ended with status canceled.`),
+    ]);
+    expect(cancelled.errors[0]).toContain(canceled.url);
   });
 
   it('with jobs: succeeds on the builds while submit runs; fails on a failed listed job; fails on an unknown key', async () => {
@@ -140,15 +111,17 @@ describe('wait-for-run', () => {
     expect(world.sim.getRun(gated.id)?.status).toBe('in-progress');
 
     expect(failedBuild.exitCode).toBe(1);
-    expect(failedBuild.stdout).toMatch(
-      /::error::Not every listed job succeeded\. Failed jobs: build_ios \(Build iOS\)/,
-    );
+    expect(failedBuild.errors).toEqual([
+      expect.stringMatching(/^Not every listed job succeeded\. Failed jobs: build_ios \(Build iOS\)/),
+    ]);
 
     expect(unknown.exitCode).toBe(1);
     expect(unknown.outputs.outcome).toBe('failure');
-    expect(unknown.stdout).toContain(
-      `::error::\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, submit. ${gated.url}`,
-    );
+    expect(unknown.errors).toEqual([
+      expect.stringContaining(
+        `\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, submit. ${gated.url}`,
+      ),
+    ]);
     // This step did not start the run: it does not say it did.
     expect(unknown.stdout).not.toContain('this step dispatched');
     world.sim.cancelRun(gated.id);
@@ -157,13 +130,16 @@ describe('wait-for-run', () => {
   it('times out linking the run, which goes on', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
     const slow = await someoneElsesRun();
-    const result = await follow(slow.id, { 'timeout-minutes': '0.008' });
+    // 0.001 minutes: 60 ms, a few reads.
+    const result = await follow(slow.id, { 'timeout-minutes': '0.001' });
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
-    expect(result.stdout).toContain(
-      `::error::Workflow run ${slow.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
-    );
-    expect(result.stdout).toContain(slow.url);
+    expect(result.errors).toEqual([
+      expect.stringContaining(
+        `Workflow run ${slow.id} did not finish within timeout-minutes (0.001); last status: in-progress.`,
+      ),
+    ]);
+    expect(result.errors[0]).toContain(slow.url);
     world.sim.cancelRun(slow.id);
   });
 
@@ -173,9 +149,9 @@ describe('wait-for-run', () => {
       follow('', {}, { env: { SVC_RUN_ID: '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' } }),
     ]);
     expect(bad.exitCode).toBe(1);
-    expect(bad.stdout).toMatch(/::error::Invalid input: `run-id` .*UUID/);
+    expect(bad.errors).toEqual([expect.stringMatching(/^Invalid input: `run-id` .*UUID/)]);
     expect(missing.exitCode).toBe(1);
-    expect(missing.stdout).toContain('::error::Invalid input: `run-id` is required');
+    expect(missing.errors).toEqual([expect.stringContaining('Invalid input: `run-id` is required')]);
     // Nothing but the outcome, which is set on every path.
     expect([bad.outputs, missing.outputs]).toEqual([{ outcome: 'failure' }, { outcome: 'failure' }]);
     expect(world.sim.requests).toEqual([]);
@@ -188,9 +164,11 @@ describe('wait-for-run', () => {
       'run-id': '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
       outcome: 'failure',
     });
-    expect(result.stdout).toContain(
-      '::error::Workflow run 4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b was not found (404): the service has no run with that id. Check `run-id`.',
-    );
+    expect(result.errors).toEqual([
+      expect.stringContaining(
+        'Workflow run 4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b was not found (404): the service has no run with that id. Check `run-id`.',
+      ),
+    ]);
     expect(result.stdout).not.toContain('goes on');
     expect(result.stdout).not.toMatch(/\n\s+at /);
   });
@@ -215,9 +193,11 @@ describe('wait-for-run', () => {
     const result = await follow(slow.id);
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('failure');
-    expect(result.stdout).toMatch(
-      new RegExp(`::error::Reading workflow run ${slow.id} failed: .*404.*\\. The run goes on: ${slow.url}`),
-    );
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Reading workflow run ${slow.id} failed: .*404.*\\. The run goes on: ${slow.url}`),
+      ),
+    ]);
     world.sim.cancelRun(slow.id);
   });
 

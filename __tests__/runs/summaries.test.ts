@@ -1,9 +1,10 @@
 /**
- * What the job summary of a run says, through the built bundles: the Ref column only where it says
- * more than the commit, a skipped job with the job it needed, a multi-line job error kept as lines
- * in one quoted block, and what is known after a dispatch with `wait: false`.
+ * What the job summary of a run says, each step run in process from the sources: the Ref column only
+ * where it says more than the commit (through the bundle: __tests__/e2e/runs-bundles.test.ts), a
+ * skipped job with the job it needed, a multi-line job error kept as lines in one quoted block, and
+ * what is known after a dispatch with `wait: false`.
  */
-import { runAction } from '../../testkit/runner/step.js';
+import { runAction } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { GATE } from '../../testkit/docs/workflows.js';
 
@@ -29,18 +30,6 @@ const dispatch = (inputs: Record<string, string> = {}) =>
 /** The header of the summary's first table. */
 const header = (summary: string): string =>
   summary.split('\n').find((line) => line.startsWith('| Run')) ?? '';
-
-test('the Ref column only when it differs from the commit: shown for a branch, not for the SHA itself', async () => {
-  const byBranch = await dispatch();
-  expect(byBranch.exitCode).toBe(0);
-  expect(header(byBranch.summary)).toBe('| Run | Status | Ref | Commit | Waited |');
-  expect(byBranch.summary).toContain('`refs/heads/main`');
-
-  world.sim.reset();
-  const bySha = await dispatch({ 'git-ref': world.repo.headSha });
-  expect(bySha.exitCode).toBe(0);
-  expect(header(bySha.summary)).toBe('| Run | Status | Commit | Waited |');
-});
 
 test('a failed job: its multi-line error kept as lines in one block; the skipped job names the job it needed', async () => {
   const url = 'https://svc.example.com/builds/42/logs';

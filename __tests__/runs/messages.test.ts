@@ -1,11 +1,12 @@
 /**
- * Messages that say exactly what happened, through the built bundles: an id with a typo is shown
- * with what is wrong with it (it is no credential), and a token that was sent but did not arrive is
- * not reported as a token that was never given.
+ * Messages that say exactly what happened, each step run in process from the sources: an id with a
+ * typo is shown with what is wrong with it (it is no credential), and a token that was sent but did
+ * not arrive is not reported as a token that was never given. The typo in wait-for-run's `run-id`
+ * runs through the bundle in __tests__/e2e/runs-bundles.test.ts.
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction } from '../../testkit/runner/step.js';
+import { renderLog, runAction } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 
 let world: World;
@@ -18,8 +19,8 @@ beforeEach(() => world.sim.reset());
 const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
 describe('an id with a typo is shown, with what is wrong', () => {
+  // wait-for-run's `run-id` 35 characters long: __tests__/e2e/runs-bundles.test.ts.
   it.each([
-    ['wait-for-run', 'run-id', ID.slice(0, -1), '35 characters instead of 36 (groups of 8-4-4-4-11 digits)'],
     [
       'stop-device-session',
       'session-id',
