@@ -10,9 +10,15 @@
  *   (SIGINT), two steps at the same time (in process they run one after the other), and what reads
  *   the bundle itself.
  */
-import { renderLog, runAction, runStep, type ActionRun } from '../../testkit/runner/step.js';
+import {
+  renderLog,
+  runAction,
+  runStep,
+  type ActionRun,
+  type StepOptions,
+} from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
-import { GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
+import { BUILD_ANDROID, BUILD_IOS, GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -184,5 +190,148 @@ describe('wait-for-run (__tests__/runs/wait-for-run.test.ts)', () => {
     const requests = apiRequests(world.sim);
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.every((line) => line === `GET /v2/workflows/runs/${simRun.id}`)).toBe(true);
+  });
+});
+
+describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
+  const RUN_GATE = workflow(
+    'Gate',
+    {
+      ...BUILD_IOS,
+      ...BUILD_ANDROID,
+      test: { name: 'Tests', needs: ['build_ios'], outputs: { result: 'passed' } },
+      submit: { type: 'submit', needs: ['test', 'build_android'], params: { platform: 'ios' } },
+    },
+    { profile: { type: 'choice', options: ['preview', 'production'], default: 'preview', required: true } },
+  );
+  /** The two ways to call the command, as a workflow writes them. */
+  const ACTIONS = ['run-workflow', 'root'] as const;
+  type Action = (typeof ACTIONS)[number];
+
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld({ 'gate.yml': RUN_GATE }, { defaultJobDurationMs: 40 });
+  });
+  afterAll(() => world.sim.close());
+  beforeEach(() => world.sim.reset());
+  afterEach(() => {
+    expect(world.sim.activeSessions()).toEqual([]);
+  });
+
+  function run(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
+    return runStep(action, {
+      ...options,
+      inputs: {
+        ...(action === 'root' ? { command: 'run-workflow' } : {}),
+        ...world.api,
+        workflow: 'gate.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        ...inputs,
+      },
+    });
+  }
+  /** Both doors at once; each result is matched to its run by the `run-id` it output. */
+  async function both(inputs: Record<string, string> = {}): Promise<Array<[Action, ActionRun]>> {
+    const results = await Promise.all(ACTIONS.map((action) => run(action, inputs)));
+    return ACTIONS.map((action, index) => [action, results[index]]);
+  }
+  function simRunOf(result: ActionRun): WorkflowRun {
+    const simRun = world.sim.getRun(result.outputs['run-id']);
+    if (!simRun) throw new Error(`no run ${result.outputs['run-id']} in the simulator:\n${result.stdout}`);
+    return simRun;
+  }
+  const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
+    JSON.parse(result.outputs.jobs);
+
+  it('gates on a successful run: outputs, summary, one dispatch then reads on one connection', async () => {
+    for (const [action, result] of await both({ inputs: 'profile: production' })) {
+      expect({ action, stderr: result.stderr, exitCode: result.exitCode }).toEqual({
+        action,
+        stderr: '',
+        exitCode: 0,
+      });
+      // The defaults the runner fills in are not "inputs this command does not use".
+      expect(result.annotations.filter(({ kind }) => kind === 'warning')).toEqual([]);
+      const simRun = simRunOf(result);
+      expect(simRun.status).toBe('success');
+      expect(result.outputs).toMatchObject({
+        'run-url': simRun.url,
+        status: 'success',
+        'git-commit-hash': world.repo.headSha,
+        outcome: 'success',
+      });
+      const jobs = jobsOf(result);
+      expect(jobs.map((job) => [job.key, job.status])).toEqual([
+        ['build_ios', 'success'],
+        ['build_android', 'success'],
+        ['test', 'success'],
+        ['submit', 'success'],
+      ]);
+      expect(JSON.parse(result.outputs['build-ids'])).toEqual([jobs[0].buildId, jobs[1].buildId]);
+      expect(JSON.parse(result.outputs['submission-ids'])).toHaveLength(1);
+      expect(JSON.parse(result.outputs['job-outputs'])).toMatchObject({ test: { result: 'passed' } });
+      expect(result.stdout).toMatch(/\[\d+s\] job build_ios \(Build iOS\): success/);
+      expect(result.summary).toContain('succeeded');
+      expect(result.summary).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|.*build `[0-9a-f-]{36}`/);
+
+      // One dispatch, then reads of that run only, all on the dispatch's keep-alive connection.
+      const reads = world.sim.requests.filter(
+        (request) => request.path === `/v2/workflows/runs/${simRun.id}`,
+      );
+      expect(reads.length).toBeGreaterThan(0);
+      expect(new Set(reads.map((request) => request.connectionId)).size).toBe(1);
+      const dispatch = world.sim.requests.find(
+        (request) => request.method === 'POST' && request.connectionId === reads[0].connectionId,
+      );
+      expect(dispatch?.path).toBe('/v2/workflows/dispatch');
+      expect(dispatch?.body).toEqual({
+        appId: world.project.id,
+        gitRef: 'main',
+        fileName: 'gate.yml',
+        inputs: { profile: 'production' },
+      });
+      expect(dispatch?.headers.authorization).toBe(`Bearer ${world.token}`);
+    }
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('SIGINT while waiting: exits 1, saying that the run goes on', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
+    const signalled: Record<string, number> = {};
+    const results = await Promise.all(
+      ACTIONS.map((action) =>
+        run(
+          action,
+          {},
+          {
+            onSpawn: (child) => {
+              // Once it follows the run (its first progress line), as a cancelled job would be.
+              child.stdout?.on('data', (chunk: Buffer) => {
+                if (!signalled[action] && chunk.toString().includes('run: in-progress')) {
+                  signalled[action] = Date.now();
+                  child.kill('SIGINT');
+                }
+              });
+            },
+          },
+        ),
+      ),
+    );
+    for (const result of results) {
+      const simRun = simRunOf(result);
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs.outcome).toBe('interrupted');
+      expect(result.stdout).toContain('Received SIGINT: cancelling.');
+      expect(result.errors).toEqual([
+        expect.stringContaining(
+          `Stopped waiting for workflow run ${simRun.id}: the step was cancelled. The run goes on. ${simRun.url}`,
+        ),
+      ]);
+      // The step only stopped following: the run itself was not cancelled.
+      expect(simRun.status).toBe('in-progress');
+    }
+    expect(Object.keys(signalled).sort()).toEqual([...ACTIONS].sort());
   });
 });

@@ -1,13 +1,15 @@
 /**
- * run-workflow end to end: the built bundles run as the runner runs them (inputs with their
- * action.yml defaults, the GITHUB_* files), against the simulator, on the Node 24 that action.yml
- * declares. The sub-action (`uses: OWNER/REPO/run-workflow`) and the root action (`command:
- * run-workflow`) run side by side in the tests of the exit rules: one contract, two doors.
+ * run-workflow, each step run in process from the sources as the runner would run it (inputs with
+ * their action.yml defaults, the GITHUB_* files), against the simulator. The sub-action (`uses:
+ * OWNER/REPO/run-workflow`) and the root action (`command: run-workflow`) run one after the other in
+ * the tests of the exit rules: one contract, two doors. Through the bundles, in
+ * __tests__/e2e/runs-bundles.test.ts: both doors gating on a successful run, and SIGINT while waiting
+ * (a signal needs a process of the step's own).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/step.js';
+import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
 import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
@@ -60,7 +62,7 @@ let world: World;
 beforeAll(async () => {
   world = await createWorld(
     { 'gate.yml': GATE, 'release.yml': APPROVAL, 'graph.yml': GRAPH },
-    { defaultJobDurationMs: 40 },
+    { defaultJobDurationMs: 10 },
   );
 });
 afterAll(() => world.sim.close());
@@ -103,63 +105,12 @@ function simRunOf(result: ActionRun): WorkflowRun {
 const jobsOf = (result: ActionRun): Job[] => JSON.parse(result.outputs.jobs) as Job[];
 
 describe('run-workflow, as the sub-action and as the root action', () => {
-  it('gates on a successful run: outputs, summary, one dispatch then reads on one connection', async () => {
-    for (const [action, result] of await both({ inputs: 'profile: production' })) {
-      expect({ action, stderr: result.stderr, exitCode: result.exitCode }).toEqual({
-        action,
-        stderr: '',
-        exitCode: 0,
-      });
-      // The defaults the runner fills in are not "inputs this command does not use".
-      expect(result.stdout).not.toContain('::warning::');
-      const simRun = simRunOf(result);
-      expect(simRun.status).toBe('success');
-      expect(result.outputs).toMatchObject({
-        'run-url': simRun.url,
-        status: 'success',
-        'git-commit-hash': world.repo.headSha,
-        outcome: 'success',
-      });
-      const jobs = jobsOf(result);
-      expect(jobs.map((job) => [job.key, job.status])).toEqual([
-        ['build_ios', 'success'],
-        ['build_android', 'success'],
-        ['test', 'success'],
-        ['submit', 'success'],
-      ]);
-      expect(JSON.parse(result.outputs['build-ids'])).toEqual([jobs[0].buildId, jobs[1].buildId]);
-      expect(JSON.parse(result.outputs['submission-ids'])).toHaveLength(1);
-      expect(JSON.parse(result.outputs['job-outputs'])).toMatchObject({ test: { result: 'passed' } });
-      expect(result.stdout).toMatch(/\[\d+s\] job build_ios \(Build iOS\): success/);
-      expect(result.summary).toContain('succeeded');
-      expect(result.summary).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|.*build `[0-9a-f-]{36}`/);
-
-      // One dispatch, then reads of that run only, all on the dispatch's keep-alive connection.
-      const reads = world.sim.requests.filter(
-        (request) => request.path === `/v2/workflows/runs/${simRun.id}`,
-      );
-      expect(reads.length).toBeGreaterThan(0);
-      expect(new Set(reads.map((request) => request.connectionId)).size).toBe(1);
-      const dispatch = world.sim.requests.find(
-        (request) => request.method === 'POST' && request.connectionId === reads[0].connectionId,
-      );
-      expect(dispatch?.path).toBe('/v2/workflows/dispatch');
-      expect(dispatch?.body).toEqual({
-        appId: world.project.id,
-        gitRef: 'main',
-        fileName: 'gate.yml',
-        inputs: { profile: 'production' },
-      });
-      expect(dispatch?.headers.authorization).toBe(`Bearer ${world.token}`);
-    }
-    expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toHaveLength(2);
-  });
-
   it("a token whose role cannot dispatch: 403 in words, without the device sessions' role", async () => {
     const viewer = world.sim.addToken({ account: world.account, role: 'viewer' });
     const result = await run('run-workflow', { token: viewer });
     expect(result.exitCode).toBe(1);
-    const error = result.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+    expect(result.errors).toHaveLength(1);
+    const [error] = result.errors;
     expect(error).toContain(
       `Dispatching workflow gate.yml failed: Permission denied (403 Forbidden); the token has no access to project ${world.project.id}: check \`app-id\`, and that the token (a robot's or a person's, of the account that owns the project) has access to that project and a role that may dispatch workflows [`,
     );
@@ -173,9 +124,11 @@ describe('run-workflow, as the sub-action and as the root action', () => {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toMatchObject({ status: 'failure', outcome: 'failure' });
-      expect(result.stdout).toContain(
-        `::error::Workflow run ${simRun.id} ended with status failure. Failed jobs: test (Tests) (failure: Detox: 3 tests failed). ${simRun.url}`,
-      );
+      expect(result.errors).toEqual([
+        expect.stringContaining(
+          `Workflow run ${simRun.id} ended with status failure. Failed jobs: test (Tests) (failure: Detox: 3 tests failed). ${simRun.url}`,
+        ),
+      ]);
       expect(jobsOf(result).find((job) => job.key === 'submit')?.status).toBe('skipped');
       expect(result.summary).toContain('❌ failure');
       // The job's own error, on top of the summary (verbatim, in a code span: nothing in it is Markdown).
@@ -186,50 +139,67 @@ describe('run-workflow, as the sub-action and as the root action', () => {
   });
 
   it('fails on a canceled run', async () => {
-    world.sim.setJobBehaviour('build_ios', { durationMs: 10_000 });
+    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
     const pending = both();
-    const started = await until(() => {
-      const running = world.sim.runs().filter((r) => r.status === 'in-progress');
-      return running.length === 2 && running;
-    });
-    for (const simRun of started) world.sim.cancelRun(simRun.id);
+    // Each run canceled once it runs (in process the second step starts when the first has ended).
+    const canceled = new Set<string>();
+    while (canceled.size < ACTIONS.length) {
+      const started = await until(() =>
+        world.sim.runs().find((r) => r.status === 'in-progress' && !canceled.has(r.id)),
+      );
+      canceled.add(started.id);
+      world.sim.cancelRun(started.id);
+    }
     for (const [, result] of await pending) {
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toMatchObject({ status: 'canceled', outcome: 'canceled' });
-      expect(result.stdout).toContain(
-        `::error::Workflow run ${result.outputs['run-id']} ended with status canceled.`,
-      );
+      expect(result.errors).toEqual([
+        expect.stringContaining(`Workflow run ${result.outputs['run-id']} ended with status canceled.`),
+      ]);
       expect(result.stdout).toContain(simRunOf(result).url);
     }
   });
 
   it('keeps waiting through action-required, says so once with the run URL, and passes after approval', async () => {
     const pending = both({ workflow: 'release.yml' });
-    const waiting = await until(() => {
-      const held = world.sim.runs().filter((r) => r.status === 'action-required');
-      return held.length === 2 && held;
-    });
-    // Several reads see action-required before the approval comes.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    for (const simRun of waiting) world.sim.approve(simRun.id);
+    // Each run approved once it waits (in process the second step starts when the first has ended).
+    const approved = new Set<string>();
+    const reads = (id: string) =>
+      world.sim.requests.filter((request) => request.path === `/v2/workflows/runs/${id}`).length;
+    while (approved.size < ACTIONS.length) {
+      const held = await until(() =>
+        world.sim.runs().find((r) => r.status === 'action-required' && !approved.has(r.id)),
+      );
+      // Several reads see action-required before the approval comes.
+      const before = reads(held.id);
+      await until(() => reads(held.id) >= before + 3);
+      approved.add(held.id);
+      world.sim.approve(held.id);
+    }
     for (const [, result] of await pending) {
       expect(result.exitCode).toBe(0);
       expect(result.outputs).toMatchObject({ status: 'success', outcome: 'success' });
-      const notices = result.stdout.match(/^::notice::The workflow run is waiting for a manual action.*$/gm);
-      expect(notices).toEqual([expect.stringContaining(simRunOf(result).url)]);
+      const notices = result.annotations.filter(
+        ({ kind, text }) =>
+          kind === 'notice' && text.startsWith('The workflow run is waiting for a manual action'),
+      );
+      expect(notices.map(({ text }) => text)).toEqual([expect.stringContaining(simRunOf(result).url)]);
     }
   });
 
   it('fails at timeout-minutes, links the run and sets the last status', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    for (const [, result] of await both({ 'timeout-minutes': '0.008' })) {
+    // 0.001 minutes: 60 ms, a few reads.
+    for (const [, result] of await both({ 'timeout-minutes': '0.001' })) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
-      expect(result.stdout).toContain(
-        `::error::Workflow run ${simRun.id} did not finish within timeout-minutes (0.008); last status: in-progress.`,
-      );
-      expect(result.stdout).toMatch(new RegExp(`::error::.*${simRun.url}`));
+      expect(result.errors).toEqual([
+        expect.stringContaining(
+          `Workflow run ${simRun.id} did not finish within timeout-minutes (0.001); last status: in-progress.`,
+        ),
+      ]);
+      expect(result.errors[0]).toContain(simRun.url);
     }
   });
 
@@ -246,42 +216,6 @@ describe('run-workflow, as the sub-action and as the root action', () => {
       expect(result.stdout).toMatch(new RegExp(`^Not waiting .*wait-for-run.*${simRun.id}`, 'm'));
     }
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
-  });
-
-  it('SIGINT while waiting: exits 1, saying that the run goes on', async () => {
-    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    const signalled: Record<string, number> = {};
-    const results = await Promise.all(
-      ACTIONS.map((action) =>
-        run(
-          action,
-          {},
-          {
-            onSpawn: (child) => {
-              // Once it follows the run (its first progress line), as a cancelled job would be.
-              child.stdout?.on('data', (chunk: Buffer) => {
-                if (!signalled[action] && chunk.toString().includes('run: in-progress')) {
-                  signalled[action] = Date.now();
-                  child.kill('SIGINT');
-                }
-              });
-            },
-          },
-        ),
-      ),
-    );
-    for (const result of results) {
-      const simRun = simRunOf(result);
-      expect(result.exitCode).toBe(1);
-      expect(result.outputs.outcome).toBe('interrupted');
-      expect(result.stdout).toContain('Received SIGINT: cancelling.');
-      expect(result.stdout).toContain(
-        `::error::Stopped waiting for workflow run ${simRun.id}: the step was cancelled. The run goes on. ${simRun.url}`,
-      );
-      // The step only stopped following: the run itself was not cancelled.
-      expect(simRun.status).toBe('in-progress');
-    }
-    expect(Object.keys(signalled).sort()).toEqual([...ACTIONS].sort());
   });
 });
 
@@ -309,9 +243,11 @@ describe('run-workflow with jobs', () => {
     world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: 'Gradle exploded' });
     const result = await run('run-workflow', { jobs: 'build_ios\nbuild_android' });
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(
-      /::error::Not every listed job succeeded\. Failed jobs: build_android \(failure: Gradle exploded\)\./,
-    );
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        /^Not every listed job succeeded\. Failed jobs: build_android \(failure: Gradle exploded\)\./,
+      ),
+    ]);
   });
 
   it('fails on a key the run does not have, naming the keys it has and the run it started', async () => {
@@ -321,9 +257,11 @@ describe('run-workflow with jobs', () => {
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('failure');
     // Nobody else may know of the run this step started: the message says it goes on, and where.
-    expect(result.stdout).toContain(
-      `::error::\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, test, submit. The run this step dispatched was started and goes on: ${simRun.url}`,
-    );
+    expect(result.errors).toEqual([
+      expect.stringContaining(
+        `\`jobs\` lists \`build_web\`, which the run does not have; its jobs are: build_ios, build_android, test, submit. The run this step dispatched was started and goes on: ${simRun.url}`,
+      ),
+    ]);
     expect(simRun.status).toBe('in-progress');
     world.sim.cancelRun(simRun.id);
   });
@@ -353,9 +291,11 @@ describe('run-workflow with jobs', () => {
     const simRun = simRunOf(result);
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('failure');
-    expect(result.stdout).toContain(
-      '::error::`jobs` lists `type:deploy`, which the run does not have; its jobs are: build_ios (type build), build_android (type build), test (type custom), submit (type submission).',
-    );
+    expect(result.errors).toEqual([
+      expect.stringContaining(
+        '`jobs` lists `type:deploy`, which the run does not have; its jobs are: build_ios (type build), build_android (type build), test (type custom), submit (type submission).',
+      ),
+    ]);
     world.sim.cancelRun(simRun.id);
   });
 
@@ -374,10 +314,12 @@ describe('run-workflow with jobs', () => {
     expect(skipped.exitCode).toBe(1);
     expect(jobsOf(skipped).find((job) => job.key === 'submit')?.status).toBe('skipped');
     expect(skipped.outputs.outcome).toBe('failure');
-    expect(skipped.stdout).toContain(
+    expect(skipped.errors).toEqual([
       // Issue 25 item 8: the skipped job names the job it needed that failed (was "submit (skipped)").
-      '::error::Not every listed job succeeded. Skipped jobs: submit (needs build_android, which failed: Job build_android failed).',
-    );
+      expect.stringContaining(
+        'Not every listed job succeeded. Skipped jobs: submit (needs build_android, which failed: Job build_android failed).',
+      ),
+    ]);
   });
 });
 
@@ -392,9 +334,11 @@ describe('run-workflow on a run that waits for approval, and the job graph', () 
       const simRun = simRunOf(result);
       expect({ action, exitCode: result.exitCode }).toEqual({ action, exitCode: 1 });
       expect(result.outputs).toMatchObject({ status: 'action-required', outcome: 'action-required' });
-      expect(result.stdout).toContain(
-        `::error::Workflow run ${simRun.id} waits for a manual action such as an approval (job approve), and on-action-required is fail: the step ends here, the run waits. Someone allowed to approve it does so on its page: ${simRun.url}; follow it afterwards with wait-for-run.`,
-      );
+      expect(result.errors).toEqual([
+        expect.stringContaining(
+          `Workflow run ${simRun.id} waits for a manual action such as an approval (job approve), and on-action-required is fail: the step ends here, the run waits. Someone allowed to approve it does so on its page: ${simRun.url}; follow it afterwards with wait-for-run.`,
+        ),
+      ]);
       // Not the notice of `wait`: the step does not wait.
       expect(result.stdout).not.toContain('still waiting');
       // The summary, which is also the pull-request comment, tells a reviewer what to do.
@@ -434,14 +378,18 @@ describe('run-workflow errors and faults', () => {
       run('run-workflow', { inputs: 'profile: staging' }),
     ]);
     expect(missing.exitCode).toBe(1);
-    expect(missing.stdout).toMatch(
-      /::error::Dispatching workflow gate\.yml failed: Not found \(404\): the Git ref no-such-branch \(`git-ref`\) does not exist in the repository linked to the project, or the workflow file gate\.yml \(`workflow`\) is not on that ref \[NOT_FOUND\]: .*no-such-branch/,
-    );
+    expect(missing.errors).toEqual([
+      expect.stringMatching(
+        /^Dispatching workflow gate\.yml failed: Not found \(404\): the Git ref no-such-branch \(`git-ref`\) does not exist in the repository linked to the project, or the workflow file gate\.yml \(`workflow`\) is not on that ref \[NOT_FOUND\]: .*no-such-branch/,
+      ),
+    ]);
     expect(rejected.exitCode).toBe(1);
     expect([missing.outputs.outcome, rejected.outputs.outcome]).toEqual(['failure', 'failure']);
-    expect(rejected.stdout).toMatch(
-      /::error::Dispatching workflow gate\.yml failed: The service rejected the request \(400 Bad Request\).*profile/,
-    );
+    expect(rejected.errors).toEqual([
+      expect.stringMatching(
+        /^Dispatching workflow gate\.yml failed: The service rejected the request \(400 Bad Request\).*profile/,
+      ),
+    ]);
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch', 'POST /v2/workflows/dispatch']);
     expect(world.sim.runs()).toEqual([]);
   });
@@ -456,7 +404,7 @@ describe('run-workflow errors and faults', () => {
     expect(invalid.stdout).toContain('401 Unauthorized');
     expect(invalid.stdout.split('::add-mask::not-a-real-token')[1]).not.toContain('not-a-real-token');
     expect(missing.exitCode).toBe(1);
-    expect(missing.stdout).toContain('::error::Invalid input: `token` is required');
+    expect(missing.errors).toEqual([expect.stringContaining('Invalid input: `token` is required')]);
     // Invalid inputs too: `outcome` is set on every path.
     expect(missing.outputs).toEqual({ outcome: 'failure' });
     expect(apiRequests(world.sim)).toEqual(['POST /v2/workflows/dispatch']);
@@ -509,9 +457,11 @@ describe('run-workflow errors and faults', () => {
         };
         const refused = await run('run-workflow', { 'git-ref': '', wait: 'false' }, { env });
         expect(refused.exitCode).toBe(1);
-        expect(refused.stdout).toContain(
-          '::error::Invalid input: `git-ref` is required on `pull_request_target` when the pull request comes from another repository',
-        );
+        expect(refused.errors).toEqual([
+          expect.stringContaining(
+            'Invalid input: `git-ref` is required on `pull_request_target` when the pull request comes from another repository',
+          ),
+        ]);
         expect(refused.stdout).toContain("the fork's code and workflow file");
         expect(apiRequests(world.sim)).toEqual([]);
         // Given explicitly (after a review), it is dispatched.
@@ -570,11 +520,13 @@ describe('run-workflow errors and faults', () => {
     const result = await run('run-workflow');
     const simRun = simRunOf(result);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(
-      new RegExp(
-        `::error::Reading workflow run ${simRun.id} failed 6 times in a row.*503.*\\. The run goes on: ${simRun.url}`,
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Reading workflow run ${simRun.id} failed 6 times in a row.*503.*\\. The run goes on: ${simRun.url}`,
+        ),
       ),
-    );
+    ]);
     expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(6);
   });
 
