@@ -10,6 +10,11 @@
  *   (SIGINT), two steps at the same time (in process they run one after the other), and what reads
  *   the bundle itself.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import {
   renderLog,
   runAction,
@@ -19,7 +24,7 @@ import {
 } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { BUILD_ANDROID, BUILD_IOS, GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
-import type { WorkflowRun } from '../../simulator/index.js';
+import { GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 
 const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -333,5 +338,276 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
       expect(simRun.status).toBe('in-progress');
     }
     expect(Object.keys(signalled).sort()).toEqual([...ACTIONS].sort());
+  });
+});
+
+describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
+  const PIPELINE = workflow('Pipeline', {
+    build: { type: 'build' },
+    e2e: { needs: ['build'] },
+    report: { needs: ['e2e'] },
+  });
+  /** The merge commit GITHUB_SHA names on a pull request: statuses never go there. */
+  const MERGE_SHA = 'feedface'.repeat(5);
+
+  let world: World;
+  let github: GitHubStandIn;
+  let dir: string;
+  beforeAll(async () => {
+    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+    github = new GitHubStandIn();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'statuses-'));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: 7, head: { sha: world.repo.headSha } } }),
+    );
+  });
+  afterAll(async () => {
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    world.sim.reset();
+    github.statuses.length = 0;
+    github.requests.length = 0;
+  });
+
+  function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void) {
+    return runStep('run-workflow', {
+      inputs: {
+        ...world.api,
+        workflow: 'pipeline.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        'commit-statuses': 'true',
+        'github-token': 'ghs_statusesToken0123456789',
+        ...inputs,
+      },
+      env: {
+        GITHUB_API_URL: github.url,
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_SHA: MERGE_SHA,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      },
+      onSpawn,
+    });
+  }
+  /** Each context's states in the order posted. */
+  function sequences(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const status of github.statuses) (out[status.context] ??= []).push(status.state);
+    return out;
+  }
+  const last = (context: string) => github.statuses.filter((status) => status.context === context).at(-1);
+  /** The last status of `context`, its description as words (without the `[svc:<run id>]` marker). */
+  const lastSaid = (context: string) => {
+    const status = last(context);
+    return (
+      status && {
+        state: status.state,
+        description: (status.description ?? '').replace(/ \[svc:[^\]]+\]$/, ''),
+      }
+    );
+  };
+
+  it('a run that succeeds: pending, then success, for the run and each job, on the commit the run is of', async () => {
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    const seen = sequences();
+    expect(Object.keys(seen).sort()).toEqual([
+      'svc/pipeline',
+      'svc/pipeline/build',
+      'svc/pipeline/e2e',
+      'svc/pipeline/report',
+    ]);
+    for (const states of Object.values(seen)) {
+      expect(states.at(-1)).toBe('success');
+      expect(states.slice(0, -1).every((state) => state === 'pending')).toBe(true);
+    }
+    // Nothing before the first read, which shows the run's commit: the run's context comes first.
+    expect(github.statuses[0]).toMatchObject({ context: 'svc/pipeline', state: 'pending' });
+    // Every description ends with the marker of the service run it is about.
+    for (const status of github.statuses)
+      expect(status.description).toMatch(new RegExp(` \\[svc:${run.outputs['run-id']}\\]$`));
+    // Only changes are posted: never the same state and description twice in a row for a context.
+    for (const context of Object.keys(seen)) {
+      const posts = github.statuses.filter((status) => status.context === context);
+      posts
+        .slice(1)
+        .forEach((post, i) =>
+          expect([post.state, post.description]).not.toEqual([posts[i].state, posts[i].description]),
+        );
+    }
+    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([world.repo.headSha]));
+    expect(last('svc/pipeline')?.target_url).toBe(run.outputs['run-url']);
+    expect(run.summary).toContain(`**Commit statuses** on commit \`${world.repo.headSha}\``);
+    expect(run.summary).toContain('- `svc/pipeline/e2e`: ✅ success');
+    // One log line per batch posted, with the commit.
+    expect(run.stdout).toMatch(new RegExp(`Commit statuses: posted \\d+ on commit ${world.repo.headSha}\\.`));
+    // Every status request carried the github-token, and went to the statuses route only.
+    expect(
+      github.requests.every((request) => request.authorization === 'token ghs_statusesToken0123456789'),
+    ).toBe(true);
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('a cancelled step (SIGINT): the statuses it left pending become error before it exits', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate({}, (child) => (step = child));
+    await until(() => github.statuses.find((status) => status.context === 'svc/pipeline/e2e'));
+    step!.kill('SIGINT');
+    const run: ActionRun = await pending;
+    expect(run.outputs.outcome).toBe('interrupted');
+    for (const context of ['svc/pipeline', 'svc/pipeline/e2e'])
+      expect(lastSaid(context)).toEqual({
+        state: 'error',
+        description: 'Not followed to its end: the step was cancelled',
+      });
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+});
+
+describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
+  const PIPELINE = workflow(
+    'Pipeline',
+    { build: { type: 'build' }, e2e: { needs: ['build'] }, report: { needs: ['e2e'] } },
+    { platform: { type: 'string', required: false } },
+  );
+  const GITHUB_RUN = '777';
+  const TOKEN = 'ghs_statusesToken0123456789';
+
+  let world: World;
+  let github: GitHubStandIn;
+  let dir: string;
+  /** The pull request's head commit (main), and another commit on branch `release`. */
+  let head: string;
+  let release: string;
+  beforeAll(async () => {
+    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+    head = world.repo.headSha;
+    release = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Release branch', 'release');
+    github = new GitHubStandIn();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'status-trust-'));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
+    );
+  });
+  afterAll(async () => {
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    world.sim.reset();
+    github.statuses.length = 0;
+    github.requests.length = 0;
+    github.comments.length = 0;
+    github.failStatusesWith = undefined;
+    github.nextStatusAnswers = [];
+  });
+
+  function gate(
+    inputs: Record<string, string>,
+    options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+  ): Promise<ActionRun> {
+    return runStep('run-workflow', {
+      inputs: {
+        ...world.api,
+        workflow: 'pipeline.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        'commit-statuses': 'true',
+        'github-token': TOKEN,
+        ...inputs,
+      },
+      env: {
+        GITHUB_API_URL: github.url,
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_SHA: 'feedface'.repeat(5),
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+        GITHUB_SERVER_URL: 'https://github.example',
+        GITHUB_RUN_ID: GITHUB_RUN,
+        GITHUB_RUN_ATTEMPT: '1',
+        ...options.env,
+      },
+      onSpawn: options.onSpawn,
+    });
+  }
+  /** The texts of the step's warning annotations, as GitHub shows them. */
+  const warnings = (run: ActionRun) =>
+    run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+
+  it('run-workflow with an explicit git-ref: the statuses go on that ref’s commit, not on the pull request’s head', async () => {
+    const run = await gate({ 'git-ref': 'release' });
+    expect(run.exitCode).toBe(0);
+    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([release]));
+    expect(github.states(release)['svc/pipeline']).toBe('success');
+    expect(github.states(head)).toEqual({});
+    expect(run.stdout).toContain(`Commit statuses: posted`);
+    expect(run.stdout).toContain(`on commit ${release}.`);
+    expect(run.summary).toContain(`**Commit statuses** on commit \`${release}\``);
+  });
+
+  // Two steps at the same time need two processes: kept whole here.
+  it('two legs of one GitHub run at once: every shared context ends in error, whichever posts last', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 300 });
+    const [a, b] = await Promise.all([gate({}), gate({})]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    for (const context of ['svc/pipeline', 'svc/pipeline/build', 'svc/pipeline/e2e', 'svc/pipeline/report'])
+      expect(github.latest(head, context)?.state).toBe('error');
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('GitHub unreachable: told as unreachable (not "GitHub answered 500"), one warning naming the contexts left', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate(
+      {},
+      { env: { GITHUB_API_URL: `http://127.0.0.1:${port}` }, onSpawn: (child) => (step = child) },
+    );
+    // The step has read the run (its commit) at least twice.
+    await until(
+      () =>
+        apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')).length >= 2,
+    );
+    step!.kill('SIGINT');
+    const run = await pending;
+    expect(run.stdout).not.toContain('GitHub answered 500');
+    const said = warnings(run);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      `Commit statuses left unset on commit ${head}: \`svc/pipeline\` (never posted)`,
+    );
+    expect(said[0]).toContain(`GitHub's API at 127.0.0.1:${port} could not be reached (ECONNREFUSED)`);
+    expect(said[0]).toContain('A re-run of this job posts them again.');
+    world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('GitHub failing after the first posts: the warning names the contexts still pending and sync-statuses for that commit', async () => {
+    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+    let step: ChildProcess | undefined;
+    const pending = gate({}, { onSpawn: (child) => (step = child) });
+    await until(() => github.latest(head, 'svc/pipeline/e2e'));
+    github.failStatusesWith = 502;
+    step!.kill('SIGINT');
+    const run = await pending;
+    const said = warnings(run);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('`svc/pipeline` (still pending)');
+    expect(said[0]).toContain('GitHub answered 502');
+    expect(said[0]).toContain(`sync-statuses with \`commit: ${head}\` settles those still pending.`);
+    world.sim.cancelRun(run.outputs['run-id']);
   });
 });

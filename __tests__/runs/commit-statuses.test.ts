@@ -1,16 +1,19 @@
 /**
- * `commit-statuses: true` through the built bundles (issue 23, part A), against GitHub's stand-in (the simulator's), its
- * statuses route: the sequence of (context, state) each scenario posts, on the pull request's head
- * commit (never the merge commit GITHUB_SHA), with descriptions in the action's own words; nothing
- * is left pending when the gate stops early; a status that cannot be posted is one warning and never
- * changes the gate's result; wait-for-run without `status-context` is refused before any request.
+ * `commit-statuses: true` (issue 23, part A), each step run in process from the sources, against
+ * GitHub's stand-in (the simulator's), its statuses route: the sequence of (context, state) each
+ * scenario posts, on the pull request's head commit (never the merge commit GITHUB_SHA), with
+ * descriptions in the action's own words; nothing is left pending when the gate stops early; a status
+ * that cannot be posted is one warning and never changes the gate's result; wait-for-run without
+ * `status-context` is refused before any request. Through the bundle, in
+ * __tests__/e2e/runs-bundles.test.ts: a run that succeeds, and a cancelled step (SIGINT, which needs
+ * a process of the step's own).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { runStep, type ActionRun } from '../../testkit/runner/step.js';
-import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
+import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { followRunStep } from './follow.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 
@@ -59,7 +62,7 @@ const env = (): Record<string, string> => ({
   GITHUB_EVENT_PATH: join(dir, 'event.json'),
 });
 
-function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void) {
+function gate(inputs: Record<string, string>) {
   return runStep('run-workflow', {
     inputs: {
       ...world.api,
@@ -71,9 +74,12 @@ function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) =>
       ...inputs,
     },
     env: env(),
-    onSpawn,
   });
 }
+
+/** The texts of the step's warning annotations, as GitHub shows them. */
+const warningsOf = (run: ActionRun): string[] =>
+  run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
 
 /** Each context's states in the order posted. */
 function sequences(): Record<string, string[]> {
@@ -93,46 +99,6 @@ const lastSaid = (context: string) => {
 };
 
 describe('commit statuses, one per remote job', () => {
-  it('a run that succeeds: pending, then success, for the run and each job, on the commit the run is of', async () => {
-    const run = await gate({});
-    expect(run.exitCode).toBe(0);
-    const seen = sequences();
-    expect(Object.keys(seen).sort()).toEqual([
-      'svc/pipeline',
-      'svc/pipeline/build',
-      'svc/pipeline/e2e',
-      'svc/pipeline/report',
-    ]);
-    for (const states of Object.values(seen)) {
-      expect(states.at(-1)).toBe('success');
-      expect(states.slice(0, -1).every((state) => state === 'pending')).toBe(true);
-    }
-    // Nothing before the first read, which shows the run's commit: the run's context comes first.
-    expect(github.statuses[0]).toMatchObject({ context: 'svc/pipeline', state: 'pending' });
-    // Every description ends with the marker of the service run it is about.
-    for (const status of github.statuses)
-      expect(status.description).toMatch(new RegExp(` \\[svc:${run.outputs['run-id']}\\]$`));
-    // Only changes are posted: never the same state and description twice in a row for a context.
-    for (const context of Object.keys(seen)) {
-      const posts = github.statuses.filter((status) => status.context === context);
-      posts
-        .slice(1)
-        .forEach((post, i) =>
-          expect([post.state, post.description]).not.toEqual([posts[i].state, posts[i].description]),
-        );
-    }
-    expect(new Set(github.statuses.map((status) => status.sha))).toEqual(new Set([world.repo.headSha]));
-    expect(last('svc/pipeline')?.target_url).toBe(run.outputs['run-url']);
-    expect(run.summary).toContain(`**Commit statuses** on commit \`${world.repo.headSha}\``);
-    expect(run.summary).toContain('- `svc/pipeline/e2e`: ✅ success');
-    // One log line per batch posted, with the commit.
-    expect(run.stdout).toMatch(new RegExp(`Commit statuses: posted \\d+ on commit ${world.repo.headSha}\\.`));
-    // Every status request carried the github-token, and went to the statuses route only.
-    expect(
-      github.requests.every((request) => request.authorization === 'token ghs_statusesToken0123456789'),
-    ).toBe(true);
-  });
-
   it('a failed job: failure; the job skipped after it: failure naming the job it needed', async () => {
     world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'tests failed' });
     const run = await gate({});
@@ -157,9 +123,9 @@ describe('commit statuses, one per remote job', () => {
     expect(contexts).toContain('svc/many');
     expect(contexts.filter((context) => context.startsWith('svc/many/'))).toHaveLength(60);
     for (const context of contexts) expect(last(context)?.state).toBe('success');
-    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::commit-statuses'));
+    const warnings = warningsOf(run).filter((text) => text.startsWith('commit-statuses'));
     expect(warnings).toEqual([
-      '::warning::commit-statuses: the run has 105 jobs to follow; a status is posted for the first 60 seen and for the run (`svc/many`), which covers them all. Use `jobs` to choose the jobs a ruleset requires.',
+      'commit-statuses: the run has 105 jobs to follow; a status is posted for the first 60 seen and for the run (`svc/many`), which covers them all. Use `jobs` to choose the jobs a ruleset requires.',
     ]);
   });
 
@@ -226,27 +192,11 @@ describe('commit statuses, one per remote job', () => {
     world.sim.cancelRun(run.outputs['run-id']);
   });
 
-  it('a cancelled step (SIGINT): the statuses it left pending become error before it exits', async () => {
-    world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
-    let step: ChildProcess | undefined;
-    const pending = gate({}, (child) => (step = child));
-    await until(() => github.statuses.find((status) => status.context === 'svc/pipeline/e2e'));
-    step!.kill('SIGINT');
-    const run: ActionRun = await pending;
-    expect(run.outputs.outcome).toBe('interrupted');
-    for (const context of ['svc/pipeline', 'svc/pipeline/e2e'])
-      expect(lastSaid(context)).toEqual({
-        state: 'error',
-        description: 'Not followed to its end: the step was cancelled',
-      });
-    world.sim.cancelRun(run.outputs['run-id']);
-  });
-
   it('403 (no statuses: write): one warning naming the permission, and the gate passes as it would', async () => {
     github.failStatusesWith = 403;
     const run = await gate({});
     expect(run.exitCode).toBe(0);
-    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    const warnings = warningsOf(run);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('statuses: write');
     // One refused request, then no more.
@@ -292,9 +242,11 @@ describe('commit statuses, one per remote job', () => {
       gate({ 'status-context': `svc/${'x'.repeat(60)}` }),
     ]);
     expect(space.exitCode).toBe(1);
-    expect(space.stdout).toContain(
-      '::error::Invalid input: `status-context` may hold only letters, digits, `_`, `.`, `/`, `:` and `-`, such as `svc/e2e-ios`; a space at position 8 is not one of them.',
-    );
+    expect(space.errors).toEqual([
+      expect.stringContaining(
+        'Invalid input: `status-context` may hold only letters, digits, `_`, `.`, `/`, `:` and `-`, such as `svc/e2e-ios`; a space at position 8 is not one of them.',
+      ),
+    ]);
     expect(tooLong.exitCode).toBe(1);
     expect(tooLong.stdout).toContain('`status-context` is 64 characters long; at most 60');
     expect(apiRequests(world.sim)).toEqual([]);
@@ -304,8 +256,8 @@ describe('commit statuses, one per remote job', () => {
   it('status-context without commit-statuses: true: one warning that it names no status', async () => {
     const run = await gate({ 'commit-statuses': 'false', 'status-context': 'svc/e2e-ios' });
     expect(run.exitCode).toBe(0);
-    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning'))).toEqual([
-      '::warning::`status-context` is set, but `commit-statuses` is not `true`: no commit status is posted, so it names none. Add `commit-statuses: true`, or remove `status-context`.',
+    expect(warningsOf(run)).toEqual([
+      '`status-context` is set, but `commit-statuses` is not `true`: no commit status is posted, so it names none. Add `commit-statuses: true`, or remove `status-context`.',
     ]);
     expect(github.statuses).toEqual([]);
   });
