@@ -611,3 +611,116 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
     world.sim.cancelRun(run.outputs['run-id']);
   });
 });
+
+describe('sync-statuses (__tests__/runs/sync-statuses.test.ts)', () => {
+  const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
+  const TOKEN = 'ghs_syncToken0123456789';
+
+  let world: World;
+  let github: GitHubStandIn;
+  let dir: string;
+  let head: string;
+  beforeAll(async () => {
+    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+    head = world.repo.headSha;
+    github = new GitHubStandIn();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'sync-statuses-'));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
+    );
+  });
+  afterAll(async () => {
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    world.sim.reset();
+    github.statuses.length = 0;
+    github.requests.length = 0;
+    github.pullRequests = [];
+    github.addPullRequest({ number: 7, head });
+  });
+
+  const env = (event = 'pull_request'): Record<string, string> => ({
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_RUN_ID: '901',
+    GITHUB_RUN_ATTEMPT: '1',
+  });
+  /** The gate that leaves: dispatch, one read, pending statuses, exit. */
+  function dispatchAndLeave(): Promise<ActionRun> {
+    return runStep('run-workflow', {
+      inputs: {
+        ...world.api,
+        workflow: 'pipeline.yml',
+        wait: 'false',
+        'commit-statuses': 'true',
+        'github-token': TOKEN,
+      },
+      env: env(),
+    });
+  }
+  function sync(): Promise<ActionRun> {
+    return runStep('sync-statuses', {
+      inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': TOKEN },
+      env: { ...env('schedule'), GITHUB_RUN_ID: '902' },
+    });
+  }
+  const posts = () =>
+    github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
+  const runEnded = (runId: string) =>
+    until(() =>
+      world.sim
+        .runs()
+        .find((run) => run.id === runId && ['success', 'failure', 'canceled'].includes(run.status)),
+    );
+
+  it('a run still going stays pending; once it has ended, each context gets its final state (jobs seen since included)', async () => {
+    // The build runs until the test ends it: the first sync sees the run going, whatever the load.
+    world.sim.setJobBehaviour('build', { durationMs: 600_000 });
+    const left = await dispatchAndLeave();
+    const runId = left.outputs['run-id'];
+    const early = await sync();
+    expect(early.exitCode).toBe(0);
+    expect(early.outputs).toMatchObject({ settled: '0', refused: '0' });
+    expect(Number(early.outputs.pending)).toBeGreaterThan(0);
+    expect(early.summary).toContain('the run is still');
+    world.sim.finishJob(runId, 'build');
+    await runEnded(runId);
+    const later = await sync();
+    expect(later.exitCode).toBe(0);
+    expect(later.outputs).toMatchObject({ pending: '0', refused: '0' });
+    expect(github.states(head)).toEqual({
+      'svc/pipeline': 'success',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'success',
+    });
+    // The marker stays the one the dispatch wrote, so the statuses stay this run's.
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${runId} gh:901/1]`);
+    expect(later.summary).toContain('**Settled**');
+    // Idempotent: nothing left to settle, nothing posted.
+    const before = posts().length;
+    const again = await sync();
+    expect(again.outputs).toMatchObject({ settled: '0', pending: '0', refused: '0' });
+    expect(posts().length).toBe(before);
+  });
+
+  // Two syncs at the same time need two processes: kept whole here.
+  it('a failed run: failure, never success; two syncs at once end in the same states', async () => {
+    world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'tests failed' });
+    const left = await dispatchAndLeave();
+    await runEnded(left.outputs['run-id']);
+    const [a, b] = await Promise.all([sync(), sync()]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(github.states(head)).toEqual({
+      'svc/pipeline': 'failure',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'failure',
+    });
+  });
+});

@@ -32,7 +32,7 @@ let dir: string;
 beforeAll(async () => {
   world = await createWorld(
     { 'pipeline.yml': PIPELINE, 'release.yml': RELEASE },
-    { defaultJobDurationMs: 40 },
+    { defaultJobDurationMs: 10 },
   );
   github = new GitHubStandIn();
   await github.start();

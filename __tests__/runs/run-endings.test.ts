@@ -28,7 +28,7 @@ let world: World;
 beforeAll(async () => {
   world = await createWorld(
     { 'pipeline.yml': PIPELINE, 'release.yml': APPROVAL },
-    { defaultJobDurationMs: 40 },
+    { defaultJobDurationMs: 10 },
   );
 });
 afterAll(() => world.sim.close());

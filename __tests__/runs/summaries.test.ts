@@ -10,7 +10,7 @@ import { GATE } from '../../testkit/docs/workflows.js';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 30 });
+  world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 10 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

@@ -12,7 +12,7 @@ import type { WorkflowRun } from '../../simulator/index.js';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'store.yml': STORE }, { defaultJobDurationMs: 40 });
+  world = await createWorld({ 'store.yml': STORE }, { defaultJobDurationMs: 10 });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

@@ -1,15 +1,17 @@
 /**
- * A gate that holds no runner (issue 34), through the built bundles against GitHub's stand-in (the
- * simulator's) that lists pull requests and their statuses: `run-workflow` with `wait: false` and `commit-statuses`
- * leaves pending statuses on the run's commit and exits; `sync-statuses` settles them later by one
- * read of each run, trusting nothing it did not write (another account, a link that is not the
- * run, a run the token cannot read, a run of another commit), acting on the latest status of each
- * context only, and ending alike when two syncs run at once.
+ * A gate that holds no runner (issue 34), each step run in process from the sources against GitHub's
+ * stand-in (the simulator's) that lists pull requests and their statuses: `run-workflow` with `wait:
+ * false` and `commit-statuses` leaves pending statuses on the run's commit and exits; `sync-statuses`
+ * settles them later by one read of each run, trusting nothing it did not write (another account, a
+ * link that is not the run, a run the token cannot read, a run of another commit), acting on the
+ * latest status of each context only. Through the bundles, in __tests__/e2e/runs-bundles.test.ts: a
+ * run still going stays pending and is settled once it has ended, and a failed run, where two syncs
+ * run at once (two processes) and end alike.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun } from '../../testkit/runner/step.js';
+import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
@@ -23,7 +25,7 @@ let dir: string;
 let head: string;
 let other: string;
 beforeAll(async () => {
-  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 10 });
   head = world.repo.headSha;
   other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
   github = new GitHubStandIn();
@@ -80,8 +82,6 @@ function sync(inputs: Record<string, string> = {}): Promise<ActionRun> {
 
 const words = (status: PostedStatus | undefined) =>
   (status?.description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
-const posts = () =>
-  github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
 const runEnded = (runId: string) =>
   until(() =>
     world.sim
@@ -126,49 +126,6 @@ describe('run-workflow, wait: false, commit-statuses: true', () => {
 });
 
 describe('sync-statuses', () => {
-  it('a run still going stays pending; once it has ended, each context gets its final state (jobs seen since included)', async () => {
-    // The build runs until the test ends it: the first sync sees the run going, whatever the load.
-    world.sim.setJobBehaviour('build', { durationMs: 600_000 });
-    const left = await dispatchAndLeave();
-    const runId = left.outputs['run-id'];
-    const early = await sync();
-    expect(early.exitCode).toBe(0);
-    expect(early.outputs).toMatchObject({ settled: '0', refused: '0' });
-    expect(Number(early.outputs.pending)).toBeGreaterThan(0);
-    expect(early.summary).toContain('the run is still');
-    world.sim.finishJob(runId, 'build');
-    await runEnded(runId);
-    const later = await sync();
-    expect(later.exitCode).toBe(0);
-    expect(later.outputs).toMatchObject({ pending: '0', refused: '0' });
-    expect(github.states(head)).toEqual({
-      'svc/pipeline': 'success',
-      'svc/pipeline/build': 'success',
-      'svc/pipeline/e2e': 'success',
-    });
-    // The marker stays the one the dispatch wrote, so the statuses stay this run's.
-    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${runId} gh:901/1]`);
-    expect(later.summary).toContain('**Settled**');
-    // Idempotent: nothing left to settle, nothing posted.
-    const before = posts().length;
-    const again = await sync();
-    expect(again.outputs).toMatchObject({ settled: '0', pending: '0', refused: '0' });
-    expect(posts().length).toBe(before);
-  });
-
-  it('a failed run: failure, never success; two syncs at once end in the same states', async () => {
-    world.sim.setJobBehaviour('e2e', { outcome: 'failure', errorMessage: 'tests failed' });
-    const left = await dispatchAndLeave();
-    await runEnded(left.outputs['run-id']);
-    const [a, b] = await Promise.all([sync(), sync()]);
-    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
-    expect(github.states(head)).toEqual({
-      'svc/pipeline': 'failure',
-      'svc/pipeline/build': 'success',
-      'svc/pipeline/e2e': 'failure',
-    });
-  });
-
   it('max-runs bounds the runs read: the rest stay pending, one warning says so', async () => {
     const first = await dispatchAndLeave({ 'status-context': 'svc/one' });
     const second = await dispatchAndLeave({ 'status-context': 'svc/two' });
@@ -181,9 +138,9 @@ describe('sync-statuses', () => {
     expect(reads() - before).toBe(1);
     expect(Number(run.outputs.settled)).toBeGreaterThan(0);
     expect(Number(run.outputs.pending)).toBeGreaterThan(0);
-    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    const warnings = run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
     expect(warnings).toEqual([
-      '::warning::Left for the next sync-statuses: max-runs (1) reached: runs not read this time.',
+      'Left for the next sync-statuses: max-runs (1) reached: runs not read this time.',
     ]);
     const next = await sync({ 'max-runs': '1' });
     expect(next.outputs.pending).toBe('0');
