@@ -67,6 +67,7 @@ async function runOne(options: RunOptions): Promise<ActionRun> {
       return true;
     }) as typeof process.stdout.write;
   try {
+    if (env['INPUT_GITHUB-TOKEN'] || env.GITHUB_TOKEN) await readGitHubEnvironmentAgain();
     if (entry === 'post') await runPostStep();
     else await run(entry === 'main' ? undefined : (entry as Parameters<typeof run>[0]));
     const code = process.exitCode;
@@ -84,6 +85,21 @@ async function runOne(options: RunOptions): Promise<ActionRun> {
     Object.assign(process.env, savedEnv);
     files.remove();
   }
+}
+
+/**
+ * `@actions/github` reads the environment once, as it is loaded: its `context` (the event payload,
+ * the URLs) and the API's base URL (`defaults.baseUrl`, which every Octokit it makes starts from).
+ * Right for a process that is one step; here the module stays loaded from one step to the next, so
+ * the second step of a test file would reach the first step's GitHub (its GITHUB_API_URL, its
+ * event). A step given a GitHub token (the only steps that load the module) gets both read again
+ * from its own environment; the others never load it, as in the bundle.
+ */
+async function readGitHubEnvironmentAgain(): Promise<void> {
+  const { context } = await import('@actions/github');
+  const { defaults } = await import('@actions/github/lib/utils');
+  Object.assign(context, new (context.constructor as new () => typeof context)());
+  defaults.baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
 }
 
 /** The same calls as step.ts's, each step run from the sources in this process. */
