@@ -10,12 +10,13 @@
  *   (SIGINT), two steps at the same time (in process they run one after the other), and what reads
  *   the bundle itself.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import {
+  ROOT,
   renderLog,
   runAction,
   runStep,
@@ -24,7 +25,8 @@ import {
 } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { BUILD_ANDROID, BUILD_IOS, GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
-import { GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
+import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
+import { shortHash } from '../../src/github/comment-body.js';
 
 const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -722,5 +724,134 @@ describe('sync-statuses (__tests__/runs/sync-statuses.test.ts)', () => {
       'svc/pipeline/build': 'success',
       'svc/pipeline/e2e': 'failure',
     });
+  });
+});
+
+describe('pr-comment (__tests__/github/pr-comment.test.ts)', () => {
+  const PR_GATE = `name: Gate
+on:
+  workflow_dispatch:
+    inputs:
+      registry-token:
+        type: string
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  test:
+    name: Tests
+    needs: [build_ios]
+`;
+  const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
+  const PR_NUMBER = 42;
+
+  let world: World;
+  let github: GitHubStandIn;
+  let dir: string;
+  beforeEach(async () => {
+    world = await createWorld({ 'gate.yml': PR_GATE }, { defaultJobDurationMs: 40 });
+    github = new GitHubStandIn();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({ pull_request: { number: PR_NUMBER, head: { sha: world.repo.headSha } } }),
+    );
+  });
+  afterEach(async () => {
+    const leaked = world.sim.activeSessions();
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(leaked).toEqual([]);
+  });
+
+  /** The gate's marker: its workflow and a hash of its settings (app-id, the git-ref given, no inputs). */
+  const gateMarker = () =>
+    `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
+  const runWorkflow = () =>
+    runAction({
+      inputs: {
+        command: 'run-workflow',
+        ...world.api,
+        workflow: 'gate.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: {
+        GITHUB_API_URL: github.url,
+        GITHUB_SERVER_URL: 'https://github.example',
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_RUN_ID: '777',
+        GITHUB_SHA: world.repo.headSha,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      },
+    });
+  function expectNoSecret(run: ActionRun): void {
+    for (const comment of github.comments) {
+      for (const secret of [world.token, GITHUB_TOKEN]) expect(comment.body).not.toContain(secret);
+    }
+    // The GitHub token is masked before anything else is printed, and is never printed after.
+    expect(run.stdout).toContain(`::add-mask::${GITHUB_TOKEN}`);
+    expect(run.stdout.split(`::add-mask::${GITHUB_TOKEN}`).slice(1).join('')).not.toContain(GITHUB_TOKEN);
+  }
+
+  it('creates one sticky comment with the result table, then updates it in place', async () => {
+    github.comments.push({
+      id: 1,
+      body: 'Looks good to me',
+      html_url: 'https://github.example/c/1',
+      user: AUTHOR,
+    });
+    const first = await runWorkflow();
+    expect(first.exitCode).toBe(0);
+    expect(github.comments).toHaveLength(2);
+    const [simRun] = world.sim.runs();
+    const sticky = github.comments[1];
+    expect(sticky.body).toContain(gateMarker());
+    expect(sticky.body).toContain('✅ the step succeeded');
+    expect(sticky.body).toContain(`[${simRun.id.slice(0, 8)}](<${simRun.url}>)`);
+    expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|/);
+    expect(sticky.body).toContain('(<https://github.example/acme/app/actions/runs/777>)');
+    expect(first.stdout).toContain(`Commented on pull request #${PR_NUMBER}`);
+    expect(github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(github.requests[0].path).toBe(`/repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`);
+    expect(github.requests[1].authorization).toBe(`token ${GITHUB_TOKEN}`);
+    expectNoSecret(first);
+
+    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 2 tests failed' });
+    const second = await runWorkflow();
+    expect(second.exitCode).toBe(1);
+    expect(github.comments).toHaveLength(2);
+    expect(github.comments[0].body).toBe('Looks good to me');
+    expect(github.requests.slice(2).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
+      'POST /graphql',
+      `PATCH /repos/acme/app/issues/comments/${sticky.id}`,
+    ]);
+    const updated = github.comments[1].body;
+    expect(updated).toContain('❌ the step failed');
+    // Which job failed, not the service's words for why (those are in the linked job summary).
+    expect(updated).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
+    expect(updated).not.toContain('Detox');
+    expect(updated).toContain(world.sim.runs()[1].id);
+    expect(second.stdout).toContain('Updated the pull request comment');
+    expectNoSecret(second);
+  });
+
+  // What reads the bundle itself: kept whole here.
+  it('keeps @actions/github out of the main bundle: a separate chunk, loaded only for a comment', () => {
+    const bundle = join(ROOT, 'dist', 'action');
+    const chunks = readdirSync(bundle).filter((file) => file.endsWith('.js') && file !== 'index.js');
+    // @octokit/core's own user-agent string: its code, not a name of ours that mentions it.
+    expect(readFileSync(join(bundle, 'index.js'), 'utf8')).not.toContain('octokit-core.js');
+    expect(
+      chunks.some((chunk) => readFileSync(join(bundle, chunk), 'utf8').includes('octokit-core.js')),
+    ).toBe(true);
   });
 });

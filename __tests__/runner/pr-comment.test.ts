@@ -1,14 +1,22 @@
 /**
- * The opt-in pull-request comment end to end: the committed bundle (which loads @actions/github
- * lazily from a separate chunk) against the simulator and GitHub's stand-in (the simulator's) on 127.0.0.1
- * (reached through GITHUB_API_URL, as on GitHub Enterprise Server). One sticky comment per subject,
- * created once and then updated in place, never carrying a secret; skipped outside pull requests.
- * Only a comment the token's own account wrote is ever updated, whoever copied the marker.
+ * The opt-in pull-request comment, each step run in process from the sources against the simulator
+ * and GitHub's stand-in (the simulator's) on 127.0.0.1 (reached through GITHUB_API_URL, as on GitHub
+ * Enterprise Server). One sticky comment per subject, created once and then updated in place, never
+ * carrying a secret; skipped outside pull requests. Only a comment the token's own account wrote is
+ * ever updated, whoever copied the marker. Through the bundle (which loads @actions/github lazily
+ * from a separate chunk), in __tests__/e2e/runs-bundles.test.ts: the sticky comment created, then
+ * updated in place, and the chunk itself.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/step.js';
+import {
+  renderLog,
+  runAction,
+  runPost,
+  type ActionRun,
+  type Annotation,
+} from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { AUTHOR, BOT, GitHubStandIn } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
@@ -48,6 +56,10 @@ function changedForms(text: string, secret: string): string[] {
   return found;
 }
 
+/** The texts of a step's annotations of one kind, as GitHub shows them. */
+const textsOf = (run: ActionRun, kind: Annotation['kind']): string[] =>
+  run.annotations.filter((annotation) => annotation.kind === kind).map(({ text }) => text);
+
 /** Bidirectional control characters: they reorder what is displayed around them. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -61,15 +73,13 @@ function outsideCodeSpans(markdown: string): string {
     .replace(/(?<!`)(`+)(?!`)[^\n]*?(?<!`)\1(?!`)/g, '`code`');
 }
 
-// On the runtime action.yml declares.
 describe('pull-request comment', () => {
-  const runtime = 'node24';
   let world: World;
   let github: GitHubStandIn;
   let dir: string;
 
   beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 40, readinessDelayMs: 100 });
+    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 10, readinessDelayMs: 10 });
     github = new GitHubStandIn();
     await github.start();
     dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
@@ -105,7 +115,6 @@ describe('pull-request comment', () => {
     env: Record<string, string> = {},
   ) =>
     runAction({
-      runtime,
       inputs: {
         command: 'run-workflow',
         ...world.api,
@@ -138,49 +147,6 @@ describe('pull-request comment', () => {
     expect(body).not.toContain(merge.slice(0, 12));
     // One heading line: the outcome is said once.
     expect(body.split('\n').filter((line) => line.includes('the step succeeded'))).toHaveLength(1);
-  });
-
-  it('creates one sticky comment with the result table, then updates it in place', async () => {
-    github.comments.push({
-      id: 1,
-      body: 'Looks good to me',
-      html_url: 'https://github.example/c/1',
-      user: AUTHOR,
-    });
-    const first = await runWorkflow();
-    expect(first.exitCode).toBe(0);
-    expect(github.comments).toHaveLength(2);
-    const [simRun] = world.sim.runs();
-    const sticky = github.comments[1];
-    expect(sticky.body).toContain(gateMarker());
-    expect(sticky.body).toContain('✅ the step succeeded');
-    expect(sticky.body).toContain(`[${simRun.id.slice(0, 8)}](<${simRun.url}>)`);
-    expect(sticky.body).toMatch(/\| Build iOS \(`build_ios`\) \| ✅ success \|/);
-    expect(sticky.body).toContain('(<https://github.example/acme/app/actions/runs/777>)');
-    expect(first.stdout).toContain(`Commented on pull request #${PR_NUMBER}`);
-    expect(github.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
-    expect(github.requests[0].path).toBe(`/repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`);
-    expect(github.requests[1].authorization).toBe(`token ${GITHUB_TOKEN}`);
-    expectNoSecret(first);
-
-    world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 2 tests failed' });
-    const second = await runWorkflow();
-    expect(second.exitCode).toBe(1);
-    expect(github.comments).toHaveLength(2);
-    expect(github.comments[0].body).toBe('Looks good to me');
-    expect(github.requests.slice(2).map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /repos/acme/app/issues/${PR_NUMBER}/comments?per_page=100`,
-      'POST /graphql',
-      `PATCH /repos/acme/app/issues/comments/${sticky.id}`,
-    ]);
-    const updated = github.comments[1].body;
-    expect(updated).toContain('❌ the step failed');
-    // Which job failed, not the service's words for why (those are in the linked job summary).
-    expect(updated).toMatch(/\| Tests \(`test`\) \| ❌ failure \|/);
-    expect(updated).not.toContain('Detox');
-    expect(updated).toContain(world.sim.runs()[1].id);
-    expect(second.stdout).toContain('Updated the pull request comment');
-    expectNoSecret(second);
   });
 
   it('a secret the runner knows, echoed in a job error: whole in the summary, never changed in the log, absent from the comment', async () => {
@@ -313,7 +279,6 @@ describe('pull-request comment', () => {
 
   it('a device session comment links the session page and the browser preview, never its token', async () => {
     const main = await runAction({
-      runtime,
       inputs: {
         command: 'start-device-session',
         ...world.api,
@@ -332,7 +297,7 @@ describe('pull-request comment', () => {
     expect(body).toContain(`[${session.id}](<${session.url}>)`);
     expect(body).toContain(`[open](<${main.outputs['web-preview-url']}>)`);
     expectNoSecret(main, main.outputs['agent-device-remote-session-token']);
-    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+    expect((await runPost(main, { inputs: world.api })).exitCode).toBe(0);
   });
 
   it("a preview URL's token with `(`, `)`, `|` or `\\` is redacted before the link percent-encodes it", async () => {
@@ -341,7 +306,6 @@ describe('pull-request comment', () => {
       extraRemoteConfigFields: { webPreviewUrl: `${world.sim.url}/preview?token=${token}` },
     });
     const main = await runAction({
-      runtime,
       inputs: {
         command: 'start-device-session',
         ...world.api,
@@ -362,7 +326,7 @@ describe('pull-request comment', () => {
     expect(body).not.toContain(linkForm);
     expect(decodeURIComponent(body.replace(/\\([!-/:-@[-`{-~])/g, '$1'))).not.toContain(token);
     expectNoSecret(main, token);
-    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+    expect((await runPost(main, { inputs: world.api })).exitCode).toBe(0);
   });
 
   it('a body that still holds a registered secret in an encoded form is not posted at all', async () => {
@@ -376,7 +340,6 @@ describe('pull-request comment', () => {
       },
     });
     const main = await runAction({
-      runtime,
       inputs: {
         command: 'start-device-session',
         ...world.api,
@@ -394,7 +357,7 @@ describe('pull-request comment', () => {
     );
     expect(github.requests).toEqual([]);
     expect(github.comments).toEqual([]);
-    expect((await runPost(main, { runtime, inputs: world.api })).exitCode).toBe(0);
+    expect((await runPost(main, { inputs: world.api })).exitCode).toBe(0);
   });
 
   it('the post step updates the session comment when it stops the session: it never shows a device running after the job', async () => {
@@ -407,11 +370,11 @@ describe('pull-request comment', () => {
       comment: 'true',
       'github-token': GITHUB_TOKEN,
     };
-    const main = await runAction({ runtime, inputs, env: githubEnv() });
+    const main = await runAction({ inputs, env: githubEnv() });
     expect(main.exitCode).toBe(0);
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0].body).toContain('✅ the step succeeded');
-    const post = await runPost(main, { runtime, inputs, env: githubEnv() });
+    const post = await runPost(main, { inputs, env: githubEnv() });
     expect(post.exitCode).toBe(0);
     // The same comment, updated in place: stopped, and after how long.
     expect(github.comments).toHaveLength(1);
@@ -435,7 +398,6 @@ describe('pull-request comment', () => {
     expect(github.requests).toEqual([]);
     const gate = (runId: string, job: string, jobs = '') =>
       runAction({
-        runtime,
         inputs: {
           command: 'wait-for-run',
           ...world.api,
@@ -477,10 +439,10 @@ describe('pull-request comment', () => {
     for (const inputs of [{}, { 'github-token': '' }] as Record<string, string>[]) {
       const result = await runWorkflow(inputs, 'push');
       expect(result.exitCode).toBe(0);
-      expect(result.stdout).toContain(
-        '::notice::comment: true, but this is a `push` event, not a pull request; no comment was posted.',
+      expect(textsOf(result, 'notice')).toContain(
+        'comment: true, but this is a `push` event, not a pull request; no comment was posted.',
       );
-      expect(result.stdout).not.toContain('::warning::');
+      expect(textsOf(result, 'warning')).toEqual([]);
     }
     expect(github.requests).toEqual([]);
   });
@@ -489,18 +451,18 @@ describe('pull-request comment', () => {
     github.failWith = 403;
     const result = await runWorkflow();
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(
-      /::warning::Could not post the pull request comment: .*pull-requests: write/,
-    );
+    expect(textsOf(result, 'warning')).toEqual([
+      expect.stringMatching(/^Could not post the pull request comment: .*pull-requests: write/),
+    ]);
     expectNoSecret(result);
   });
 
   it('comment: true without any github-token is a warning, and nothing is sent to GitHub', async () => {
     const result = await runWorkflow({ 'github-token': '' });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain(
-      '::warning::comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
-    );
+    expect(textsOf(result, 'warning')).toEqual([
+      'comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
+    ]);
     expect(github.requests).toEqual([]);
   });
 
@@ -508,17 +470,5 @@ describe('pull-request comment', () => {
     const result = await runWorkflow({ comment: '', 'github-token': '' });
     expect(result.exitCode).toBe(0);
     expect(github.requests).toEqual([]);
-  });
-});
-
-describe('bundle', () => {
-  it('keeps @actions/github out of the main bundle: a separate chunk, loaded only for a comment', () => {
-    const dir = join(ROOT, 'dist', 'action');
-    const chunks = readdirSync(dir).filter((file) => file.endsWith('.js') && file !== 'index.js');
-    // @octokit/core's own user-agent string: its code, not a name of ours that mentions it.
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('octokit-core.js');
-    expect(chunks.some((chunk) => readFileSync(join(dir, chunk), 'utf8').includes('octokit-core.js'))).toBe(
-      true,
-    );
   });
 });
