@@ -25,6 +25,7 @@ import {
 } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { BUILD_ANDROID, BUILD_IOS, GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
+import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
 
@@ -853,5 +854,230 @@ jobs:
     expect(
       chunks.some((chunk) => readFileSync(join(bundle, chunk), 'utf8').includes('octokit-core.js')),
     ).toBe(true);
+  });
+});
+
+describe('dry-run (__tests__/runs/dry-run.test.ts)', () => {
+  const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
+  const V4_RUN_READ =
+    /^GET \/v2\/workflows\/runs\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  let world: World;
+  let workspace: GitWorkspace;
+  let api: Record<string, string>;
+  beforeAll(async () => {
+    workspace = createGitWorkspace({ 'e2e.yml': E2E });
+    world = await createWorld({});
+    const project = world.sim.addProject({
+      account: world.account,
+      repoPath: workspace.path,
+      name: 'checked',
+    });
+    api = { ...world.api, 'app-id': project.id };
+  });
+  afterAll(async () => {
+    workspace.remove();
+    await world.sim.close();
+  });
+
+  function dryRun(inputs: Record<string, string>) {
+    return runStep('run-workflow', {
+      env: { GITHUB_WORKSPACE: workspace.path },
+      inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', 'dry-run': 'true', ...inputs },
+    });
+  }
+
+  it('a good address and token: passes after one read of a random version-4 run id, and creates nothing', async () => {
+    const result = await dryRun({});
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toEqual({ outcome: 'dry-run' });
+    const requests = apiRequests(world.sim);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatch(V4_RUN_READ);
+    expect(world.sim.runs()).toEqual([]);
+    expect(renderLog(result.stdout)).toContain(
+      `answered a read of a run that does not exist as the service does (404), so it accepted the token.`,
+    );
+  });
+});
+
+describe('expected-commit (__tests__/runs/expected-commit.test.ts)', () => {
+  const PIPELINE = `name: Store
+on: workflow_dispatch
+jobs:
+  build:
+    type: build
+`;
+  let world: World;
+  /** The commit of branch `next`, one after `main` (world.repo.headSha). */
+  let otherSha: string;
+  beforeAll(async () => {
+    world = await createWorld({ 'store.yml': PIPELINE }, { defaultJobDurationMs: 40 });
+    otherSha = world.repo.commit({ 'store.yml': `${PIPELINE}# next\n` }, 'Next', 'next');
+  });
+  afterAll(() => world.sim.close());
+
+  const runOn = (gitRef: string): Promise<WorkflowRun> =>
+    world.sim.createRun({ appId: world.project.id, gitRef, fileName: 'store.yml' });
+  const follow = (runId: string, inputs: Record<string, string> = {}) => followRunStep(world, runId, inputs);
+
+  it('fails on the first read when the run is of another commit, naming both, before it ends', async () => {
+    world.sim.setJobBehaviour('build', { durationMs: 60_000 });
+    const other = await runOn('next');
+    // A short limit: without the check the step would wait for the run (60 s) and time out.
+    const result = await follow(other.id, {
+      'expected-commit': world.repo.headSha,
+      'timeout-minutes': '0.05',
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({
+      outcome: 'failure',
+      'git-commit-hash': otherSha,
+      status: expect.stringMatching(/^(new|in-progress)$/),
+    });
+    expect(result.errors).toEqual([
+      expect.stringContaining(
+        `Workflow run ${other.id} is a run of commit ${otherSha}, not of the expected commit ${world.repo.headSha} (\`expected-commit\`): a run of another commit cannot gate this one.`,
+      ),
+    ]);
+    expect(result.stdout).toContain("set `expected-commit: ''` to accept a run of any commit");
+    expect(result.summary).toContain('❌ a run of another commit');
+    // One read was enough: the step did not wait for a run it can never accept.
+    expect(apiRequests(world.sim)).toEqual([`GET /v2/workflows/runs/${other.id}`]);
+    expect(world.sim.getRun(other.id)?.status).toBe('in-progress');
+    world.sim.cancelRun(other.id);
+  });
+});
+
+describe('not-found (__tests__/runs/not-found.test.ts)', () => {
+  const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
+  let world: World;
+  let workspace: GitWorkspace;
+  let api: Record<string, string>;
+  beforeAll(async () => {
+    // The job's checkout, which is the project's repository too: E2E.yml and build.yml on main.
+    workspace = createGitWorkspace({ 'E2E.yml': E2E, 'build.yml': E2E });
+    world = await createWorld({});
+    const project = world.sim.addProject({
+      account: world.account,
+      repoPath: workspace.path,
+      name: 'checked',
+    });
+    api = { ...world.api, 'app-id': project.id };
+  });
+  afterAll(async () => {
+    workspace.remove();
+    await world.sim.close();
+  });
+
+  function dispatch(inputs: Record<string, string>) {
+    return runStep('run-workflow', {
+      env: { GITHUB_WORKSPACE: workspace.path },
+      inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', ...inputs },
+    });
+  }
+  /** The step's one error annotation, as GitHub shows it. */
+  function errorOf(run: ActionRun): string {
+    expect(run.errors).toHaveLength(1);
+    return run.errors[0];
+  }
+
+  it('a workflow file named in another case: the folder and the case difference, never the base URL', async () => {
+    const result = await dispatch({});
+    expect(result.exitCode).toBe(1);
+    const error = errorOf(result);
+    expect(error).toContain(
+      'Dispatching workflow e2e.yml failed: Not found (404): the Git ref main (`git-ref`) does not exist in the repository linked to the project, or the workflow file e2e.yml (`workflow`) is not on that ref',
+    );
+    expect(error).toContain(
+      `In the workspace, commit ${workspace.headSha.slice(0, 12)} (the one git-ref names) has no .eas/workflows/e2e.yml; its .eas/workflows/ holds E2E.yml, build.yml. E2E.yml differs from \`workflow: e2e.yml\` only in case: file names are case-sensitive.`,
+    );
+    expect(error).not.toMatch(/base URL|cannot see/);
+  });
+});
+
+describe('workflow-file-check (__tests__/runs/workflow-file-check.test.ts)', () => {
+  const CHECKED_GATE = `name: Gate
+on:
+  workflow_dispatch:
+    inputs:
+      profile:
+        type: choice
+        options: [preview, production]
+        default: preview
+      retries:
+        type: number
+        default: 1
+      dry:
+        type: boolean
+      track:
+        type: string
+        required: true
+jobs:
+  build_ios:
+    type: build
+    params:
+      platform: ios
+  build_android:
+    type: build
+  submit:
+    type: submit
+    needs: [build_ios]
+`;
+  let world: World;
+  /** The job's checkout, which the project's repository on the simulator is too (the check needs git). */
+  let workspace: GitWorkspace;
+  let api: Record<string, string>;
+  beforeAll(async () => {
+    workspace = createGitWorkspace({ 'gate.yml': CHECKED_GATE });
+    world = await createWorld({});
+    const project = world.sim.addProject({
+      account: world.account,
+      repoPath: workspace.path,
+      name: 'checked',
+    });
+    api = { ...world.api, 'app-id': project.id };
+  });
+  afterAll(async () => {
+    workspace.remove();
+    await world.sim.close();
+  });
+
+  /** run-workflow in a job whose workspace is a checkout of the project's repository at main. */
+  function dispatch(inputs: Record<string, string>) {
+    return runStep('run-workflow', {
+      env: { GITHUB_WORKSPACE: workspace.path },
+      inputs: {
+        ...api,
+        workflow: 'gate.yml',
+        'git-ref': workspace.headSha,
+        inputs: 'track: beta',
+        'poll-interval-seconds': '0.05',
+        ...inputs,
+      },
+    });
+  }
+
+  it('refuses, before any request, every problem at once, naming what the file declares', async () => {
+    const result = await dispatch({
+      inputs: 'profile: staging\nretries: many\ndry: maybe\nprofle: preview',
+      jobs: 'build_ios, build_web',
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toEqual({ outcome: 'failure' });
+    expect(apiRequests(world.sim)).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    const [error] = result.errors;
+    expect(error).toContain(
+      `Not dispatched: the workflow file .eas/workflows/gate.yml at ${workspace.headSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch.`,
+    );
+    for (const problem of [
+      '`inputs.profle` is not an input of the workflow (its inputs are: profile, retries, dry, track).',
+      '`inputs.profile` must be one of: preview, production.',
+      '`inputs.retries` must be a number for the workflow.',
+      '`inputs.dry` must be a boolean (true or false) for the workflow.',
+      '`inputs.track` is required by the workflow and has no default.',
+      '`jobs` lists `build_web`, which the workflow does not have; its jobs are: build_ios, build_android, submit.',
+    ])
+      expect(error).toContain(problem);
   });
 });

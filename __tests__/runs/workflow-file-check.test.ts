@@ -1,15 +1,16 @@
 /**
- * run-workflow's check before the dispatch, end to end through the bundle: when the workspace
- * (GITHUB_WORKSPACE) holds the commit being dispatched, `inputs` and `jobs` are checked against its
- * `.eas/workflows/<workflow>` and refused before any request, naming what the file declares. A file
- * the check cannot use (another commit, no repository, unparsable) is left to the service, with a
- * debug line that says why.
+ * run-workflow's check before the dispatch, each step run in process from the sources: when the
+ * workspace (GITHUB_WORKSPACE) holds the commit being dispatched, `inputs` and `jobs` are checked
+ * against its `.eas/workflows/<workflow>` and refused before any request, naming what the file
+ * declares (through the bundle, in __tests__/e2e/runs-bundles.test.ts). A file the check cannot use
+ * (another commit, no repository, unparsable) is left to the service, with a debug line that says
+ * why.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../testkit/runner/step.js';
-import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { runStep, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
 import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 
 const GATE = `name: Gate
@@ -60,7 +61,7 @@ let notARepository: string;
 beforeAll(async () => {
   workspace = createGitWorkspace({ 'gate.yml': GATE, 'plain.yml': PLAIN, 'broken.yml': 'jobs: [unclosed\n' });
   nextSha = workspace.commitOnBranch('next', { 'gate.yml': GATE_NEXT }, 'Drop submit');
-  world = await createWorld({}, { defaultJobDurationMs: 40 });
+  world = await createWorld({}, { defaultJobDurationMs: 10 });
   const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
   api = { ...world.api, 'app-id': project.id };
   notARepository = mkdtempSync(join(tmpdir(), 'svc-e2e-workspace-'));
@@ -89,29 +90,6 @@ function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
 }
 
 describe('run-workflow checks inputs and jobs against the workspace before dispatching', () => {
-  it('refuses, before any request, every problem at once, naming what the file declares', async () => {
-    const result = await dispatch({
-      inputs: 'profile: staging\nretries: many\ndry: maybe\nprofle: preview',
-      jobs: 'build_ios, build_web',
-    });
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs).toEqual({ outcome: 'failure' });
-    expect(apiRequests(world.sim)).toEqual([]);
-    const error = result.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
-    expect(error).toContain(
-      `::error::Not dispatched: the workflow file .eas/workflows/gate.yml at ${workspace.headSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch.`,
-    );
-    for (const problem of [
-      '`inputs.profle` is not an input of the workflow (its inputs are: profile, retries, dry, track).',
-      '`inputs.profile` must be one of: preview, production.',
-      '`inputs.retries` must be a number for the workflow.',
-      '`inputs.dry` must be a boolean (true or false) for the workflow.',
-      '`inputs.track` is required by the workflow and has no default.',
-      '`jobs` lists `build_web`, which the workflow does not have; its jobs are: build_ios, build_android, submit.',
-    ])
-      expect(error).toContain(problem);
-  });
-
   it('dispatches what the file accepts, by SHA or by the branch checked out, saying it checked', async () => {
     const [bySha, byBranch] = await Promise.all([
       dispatch({ inputs: 'track: beta\nretries: "3"\ndry: true', jobs: 'type:build, type:submission' }),
@@ -133,9 +111,11 @@ describe('run-workflow checks inputs and jobs against the workspace before dispa
       dispatch({ workflow: 'plain.yml', inputs: '', jobs: 'type:build' }),
     ]);
     expect(atNext.exitCode).toBe(1);
-    expect(atNext.stdout).toContain(
-      `::error::Not dispatched: the workflow file .eas/workflows/gate.yml at ${nextSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch. \`jobs\` lists \`submit\`, which the workflow does not have; its jobs are: build_ios, build_android.`,
-    );
+    expect(atNext.errors).toEqual([
+      expect.stringContaining(
+        `Not dispatched: the workflow file .eas/workflows/gate.yml at ${nextSha.slice(0, 12)} (in the workspace, the commit git-ref names) does not accept this dispatch. \`jobs\` lists \`submit\`, which the workflow does not have; its jobs are: build_ios, build_android.`,
+      ),
+    ]);
     expect(noBuilds.exitCode).toBe(1);
     expect(noBuilds.stdout).toContain(
       '`jobs` lists `type:build`, but no job of the workflow is of that type (`type: build` in the file); its jobs are: test.',
@@ -160,29 +140,35 @@ describe('run-workflow checks inputs and jobs against the workspace before dispa
     // The run lacks `submit` at that commit: found after the dispatch, the message says the run goes on.
     expect(otherBranch.exitCode).toBe(1);
     const [run] = world.sim.runs();
-    expect(otherBranch.stdout).toContain(
-      `::error::\`jobs\` lists \`submit\`, which the run does not have; its jobs are: build_ios, build_android. The run this step dispatched was started and goes on: ${run.url}`,
-    );
+    expect(otherBranch.errors).toEqual([
+      expect.stringContaining(
+        `\`jobs\` lists \`submit\`, which the run does not have; its jobs are: build_ios, build_android. The run this step dispatched was started and goes on: ${run.url}`,
+      ),
+    ]);
     world.sim.cancelRun(run.id);
 
     expect(noGit.stdout).toContain(
       `::debug::Not checked against the workspace's workflow file before the dispatch: the workspace ${notARepository} is not a git repository`,
     );
     expect(noGit.exitCode).toBe(1);
-    expect(noGit.stdout).toMatch(
-      /::error::Dispatching workflow gate\.yml failed: The service rejected the request \(400/,
-    );
+    expect(noGit.errors).toEqual([
+      expect.stringMatching(/^Dispatching workflow gate\.yml failed: The service rejected the request \(400/),
+    ]);
 
     expect(broken.stdout).toMatch(
       /::debug::Not checked .*\.eas\/workflows\/broken\.yml at [0-9a-f]{12} cannot be parsed/,
     );
     expect(broken.exitCode).toBe(1);
-    expect(broken.stdout).toMatch(/::error::Dispatching workflow broken\.yml failed: The service rejected/);
+    expect(broken.errors).toEqual([
+      expect.stringMatching(/^Dispatching workflow broken\.yml failed: The service rejected/),
+    ]);
 
     expect(absent.stdout).toContain(
       `::debug::Not checked against the workspace's workflow file before the dispatch: .eas/workflows/absent.yml is not in the workspace's commit ${workspace.headSha}`,
     );
-    expect(absent.stdout).toMatch(/::error::Dispatching workflow absent\.yml failed: Not found \(404\)/);
+    expect(absent.errors).toEqual([
+      expect.stringMatching(/^Dispatching workflow absent\.yml failed: Not found \(404\)/),
+    ]);
   });
 });
 
@@ -206,14 +192,20 @@ describe('run-workflow: `jobs` in the service words, what was not checked, and d
   });
 
   it('says once, not per read, that `jobs` could not be checked and what would let it be', async () => {
-    world.sim.setJobBehaviour('build_ios', { durationMs: 400 });
-    const result = await dispatch({ jobs: 'build_ios' }, { env: { GITHUB_WORKSPACE: notARepository } });
+    // The build runs until the test ends it, once the step has read the run twice.
+    world.sim.setJobBehaviour('build_ios', { durationMs: 600_000 });
+    const pending = dispatch({ jobs: 'build_ios' }, { env: { GITHUB_WORKSPACE: notARepository } });
+    const reads = () => apiRequests(world.sim).filter((line) => line.startsWith('GET')).length;
+    await until(() => reads() >= 2);
+    world.sim.finishJob(world.sim.runs()[0].id, 'build_ios');
+    const result = await pending;
     expect(result.exitCode).toBe(0);
     const said = `\`jobs\` (build_ios) could not be checked before the dispatch: the workspace ${notARepository} is not a git repository with a checked-out commit. It is checked against the run's jobs once the run is read; a checkout of the commit git-ref names (actions/checkout with \`ref: ${workspace.headSha}\`) before this step lets it be checked before the dispatch.`;
     expect(result.stdout.split(said)).toHaveLength(2);
     // Several reads happened after it.
     expect(apiRequests(world.sim).filter((line) => line.startsWith('GET')).length).toBeGreaterThan(1);
     // With every `jobs` entry checked, the log says so.
+    world.sim.clearJobBehaviour('build_ios');
     const checked = await dispatch({ jobs: 'type:submission' });
     expect(checked.stdout).toContain('Checked inputs and jobs against .eas/workflows/gate.yml');
     expect(checked.stdout).not.toContain('could not be checked');
