@@ -1081,3 +1081,62 @@ jobs:
       expect(error).toContain(problem);
   });
 });
+
+describe('edges (__tests__/sessions/edges.test.ts)', () => {
+  const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+  const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld({}, { readinessDelayMs: 50 });
+  });
+  afterAll(() => world.sim.close());
+
+  /** A step of `entry` on Node 24, the runtime action.yml declares. */
+  function step(entry: string, inputs: Record<string, string>): Promise<ActionRun> {
+    return runAction({ entry, runtime: 'node24', inputs, timeoutMs: 20_000 });
+  }
+  /** Exit 1 with exactly one error annotation, no stack trace, no kill. */
+  function expectOneError(run: ActionRun): string {
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(1);
+    expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
+    expect(run.errors).toHaveLength(1);
+    return run.errors[0];
+  }
+
+  it('bad inputs end the step before any request, with one error naming the input', async () => {
+    const { api } = world;
+    const password = 's3cr3t-pw';
+    const [inputs, platform, command, token, baseUrl] = await Promise.all([
+      step('main', {
+        ...api,
+        command: 'run-workflow',
+        workflow: 'e2e.yml',
+        'git-ref': 'main',
+        inputs: 'v: 1.10',
+      }),
+      step('main', { ...api, command: 'start-device-session', platform: 'iOS' }),
+      step('main', { ...api, command: 'Run-Workflow' }),
+      // A character an HTTP header cannot carry: an input error, not six failed requests.
+      step('stop-device-session', { ...api, token: `${api.token}é`, 'session-id': UNKNOWN_ID }),
+      step('stop-device-session', {
+        ...api,
+        'base-url': `https://ci:${password}@svc.example`,
+        'session-id': UNKNOWN_ID,
+      }),
+    ]);
+    expect(expectOneError(inputs)).toContain('`inputs.v` is a number that YAML would change');
+    expect(expectOneError(platform)).toContain(
+      '`platform` is `iOS`; allowed: android, ios. Did you mean `ios`?',
+    );
+    expect(expectOneError(command)).toContain('`command` is `Run-Workflow`;');
+    expect(expectOneError(token)).toContain('`token` must be a single word of printable ASCII characters');
+    expect(expectOneError(baseUrl)).toContain('`base-url` must not contain credentials');
+    for (const run of [token, baseUrl]) {
+      const everything = [run.stdout, run.stderr, ...Object.values(run.files)].join('\n');
+      expect(everything).not.toContain(password);
+      expect(everything.replace(`::add-mask::${api.token}é`, '')).not.toContain(`${api.token}é`);
+    }
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
  * registry (`COMMANDS[command].read`, src/commands/index.ts), or by the `command` input, with
  * exactly one problem that names the input, and the token is never echoed. The bundle-level check
  * that such a refusal becomes exit 1, one error annotation and no request is in
- * __tests__/e2e/edges.test.ts; this file is what lets the bundle matrix stay small.
+ * __tests__/e2e/runs-bundles.test.ts; this file is what lets the bundle matrix stay small.
  */
 import { COMMANDS, readCommand } from '../../src/commands/index.js';
 import { InputError } from '../../src/inputs/table.js';

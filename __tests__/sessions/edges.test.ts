@@ -1,19 +1,18 @@
 /**
- * The edges, through the built bundles on Node 24 (the runtime action.yml declares): bad inputs end
- * the step before any request (the rules themselves are unit-tested in __tests__/unit/inputs/), an
- * IPv6 base URL works end to end, a session whose create answer is unusable is still stopped,
- * stopping an unknown session says what that means, and special files as `payload-file` end the
- * step at once.
+ * The edges, each step run in process from the sources: an IPv6 base URL works end to end, a session
+ * whose create answer is unusable is still stopped, stopping an unknown session says what that
+ * means, and special files as `payload-file` end the step at once. Bad inputs end the step before any
+ * request through the bundles, on the Node 24 action.yml declares, in
+ * __tests__/e2e/runs-bundles.test.ts (the rules themselves are unit-tested in __tests__/inputs/).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { runAction, type ActionRun, type RunOptions } from '../../testkit/runner/step.js';
+import { runAction, type ActionRun, type RunOptions } from '../../testkit/runner/in-process.js';
 import type { Simulator } from '../../simulator/index.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { errorLines } from './security/audit.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
@@ -26,7 +25,7 @@ function step(
   inputs: Record<string, string>,
   extra: Partial<RunOptions> = {},
 ): Promise<ActionRun> {
-  return runAction({ entry, runtime: 'node24', inputs, timeoutMs: 20_000, ...extra });
+  return runAction({ entry, inputs, timeoutMs: 20_000, ...extra });
 }
 
 /** Exit 1 with exactly one error annotation, no stack trace, no kill. */
@@ -34,54 +33,17 @@ function expectOneError(run: ActionRun): string {
   expect(run.signal).toBeNull();
   expect(run.exitCode).toBe(1);
   expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
-  const errors = errorLines(run);
-  expect(errors).toHaveLength(1);
-  return errors[0];
+  expect(run.errors).toHaveLength(1);
+  return run.errors[0];
 }
 
-describe('edges on node24', () => {
+describe('edges', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
   afterAll(() => world.sim.close());
   beforeEach(() => world.sim.reset());
-
-  it('bad inputs end the step before any request, with one error naming the input', async () => {
-    const { api } = world;
-    const password = 's3cr3t-pw';
-    const [inputs, platform, command, token, baseUrl] = await Promise.all([
-      step('main', {
-        ...api,
-        command: 'run-workflow',
-        workflow: 'e2e.yml',
-        'git-ref': 'main',
-        inputs: 'v: 1.10',
-      }),
-      step('main', { ...api, command: 'start-device-session', platform: 'iOS' }),
-      step('main', { ...api, command: 'Run-Workflow' }),
-      // A character an HTTP header cannot carry: an input error, not six failed requests.
-      step('stop-device-session', { ...api, token: `${api.token}é`, 'session-id': UNKNOWN_ID }),
-      step('stop-device-session', {
-        ...api,
-        'base-url': `https://ci:${password}@svc.example`,
-        'session-id': UNKNOWN_ID,
-      }),
-    ]);
-    expect(expectOneError(inputs)).toContain('`inputs.v` is a number that YAML would change');
-    expect(expectOneError(platform)).toContain(
-      '`platform` is `iOS`; allowed: android, ios. Did you mean `ios`?',
-    );
-    expect(expectOneError(command)).toContain('`command` is `Run-Workflow`;');
-    expect(expectOneError(token)).toContain('`token` must be a single word of printable ASCII characters');
-    expect(expectOneError(baseUrl)).toContain('`base-url` must not contain credentials');
-    for (const run of [token, baseUrl]) {
-      const everything = [run.stdout, run.stderr, ...Object.values(run.files)].join('\n');
-      expect(everything).not.toContain(password);
-      expect(everything.replace(`::add-mask::${api.token}é`, '')).not.toContain(`${api.token}é`);
-    }
-    expect(apiRequests(world.sim)).toEqual([]);
-  });
 
   it('a session whose create answer is nested too deep is stopped by the main step', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
@@ -153,9 +115,9 @@ const IPV6 = await new Promise<boolean>((resolve) => {
   probe.once('error', () => resolve(false));
   probe.listen(0, '::1', () => probe.close(() => resolve(true)));
 });
-if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 end-to-end test is skipped.');
+if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 test is skipped.');
 
-(IPV6 ? describe : describe.skip)('IPv6 base URL on node24', () => {
+(IPV6 ? describe : describe.skip)('IPv6 base URL', () => {
   it('start-device-session and its post step work against http://[::1]:PORT', async () => {
     const { sim, api } = await createWorld({}, { host: '::1', readinessDelayMs: 50 });
     try {
