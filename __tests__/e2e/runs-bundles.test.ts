@@ -25,6 +25,7 @@ import {
 } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { BUILD_ANDROID, BUILD_IOS, GATE, STORE, workflow } from '../../testkit/docs/workflows.js';
+import { structure } from '../../testkit/docs/markdown-structure.js';
 import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
@@ -1138,5 +1139,94 @@ describe('edges (__tests__/sessions/edges.test.ts)', () => {
       expect(everything.replace(`::add-mask::${api.token}é`, '')).not.toContain(`${api.token}é`);
     }
     expect(apiRequests(world.sim)).toEqual([]);
+  });
+});
+
+describe('markdown-structure (__tests__/text/markdown-structure.test.ts)', () => {
+  const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
+  const FAST = { 'poll-interval-seconds': '0.05' };
+  let world: World;
+  let github: GitHubStandIn;
+  let dir: string;
+  beforeAll(async () => {
+    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 30 });
+    github = new GitHubStandIn();
+    await github.start();
+    dir = mkdtempSync(join(tmpdir(), 'markdown-structure-'));
+    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
+  });
+  afterAll(async () => {
+    await world.sim.close();
+    await github.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const pullRequest = () => ({
+    GITHUB_API_URL: github.url,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_RUN_ID: '777',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+  });
+  /** The rows of `table` under `column`, by its header. */
+  const column = (table: { header: string[]; rows: string[][] }, name: string): string[] =>
+    table.rows.map((row) => row[table.header.indexOf(name)]);
+
+  it('the run summary and the run comment: heading, tables, the job error as one quoted block of its own', async () => {
+    const message =
+      'Gradle failed: **bold** [x](https://evil.example) @octocat | #12\nSee https://svc.example.com/logs.';
+    world.sim.setJobBehaviour('build_ios', { outcome: 'failure', errorMessage: message });
+    const run = await runAction({
+      entry: 'run-workflow',
+      inputs: {
+        ...world.api,
+        workflow: 'gate.yml',
+        'git-ref': 'main',
+        ...FAST,
+        comment: 'true',
+        'github-token': GITHUB_TOKEN,
+      },
+      env: pullRequest(),
+    });
+    expect(run.exitCode).toBe(1);
+    const summary = structure(run.summary);
+    expect(summary.problems).toEqual([]);
+    expect(summary.headings).toEqual([{ level: 3, text: 'Workflow run gate.yml: ❌ failed' }]);
+    expect(summary.tables.map((table) => table.header)).toEqual([
+      ['Run', 'Status', 'Ref', 'Commit', 'Waited'],
+      ['Job', 'Status', 'Duration', 'Build / submission'],
+    ]);
+    expect(column(summary.tables[1], 'Job')).toEqual(['Build iOS (build_ios)', 'Tests (test)']);
+    expect(column(summary.tables[1], 'Status')[0]).toBe('❌ failure');
+    // A skipped job has neither a duration nor a build.
+    expect(summary.emptyCells).toEqual(['Duration of row 2', 'Build / submission of row 2']);
+    // The service's words as they came, in one quoted block, rendered as nothing: no link, no emphasis.
+    expect(summary.code).toEqual([{ info: 'text', content: `${message}\n`, quoted: true }]);
+    expect(summary.links.map((link) => link.text)).toEqual([
+      expect.any(String),
+      'Open the run on the service',
+    ]);
+    expect(summary.paragraphs).toContain('Failed jobs');
+
+    const comment = structure(github.comments[0]?.body ?? '');
+    expect(comment.problems).toEqual([]);
+    expect(comment.emptyCells).toEqual([]);
+    expect(comment.headings).toEqual([]);
+    expect(comment.paragraphs[0]).toBe('svc · Workflow run gate.yml: ❌ the step failed');
+    expect(comment.tables.map((table) => table.header)).toEqual([
+      ['Run', 'Status'],
+      ['Job', 'Status'],
+    ]);
+    expect(comment.tables[1].rows).toEqual([
+      ['Build iOS (build_ios)', '❌ failure'],
+      ['Tests (test)', '⏭️ skipped'],
+    ]);
+    expect(comment.links.map((link) => link.text)).toEqual([
+      expect.any(String),
+      'job summary',
+      'GitHub workflow run 777',
+    ]);
+    expect(comment.code).toEqual([]);
   });
 });

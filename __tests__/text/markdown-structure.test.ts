@@ -1,15 +1,17 @@
 /**
  * Every summary and comment the action writes, read as GitHub reads it (CommonMark with GFM tables,
- * harness/markdown-structure.ts): what matters is the structure a reader sees, not only the text.
- * Each document is produced by the built bundles against the simulator (and GitHub's stand-in for the
- * comments), and checked for the faults that break structure anywhere (a heading or paragraph
- * swallowed by the quote above it, a row with the wrong number of cells, an empty cell, a table row
- * or heading that renders as text), then for the headings, tables and blocks it should have.
+ * testkit/docs/markdown-structure.ts): what matters is the structure a reader sees, not only the
+ * text. Each document is produced by a step run in process from the sources against the simulator
+ * (and GitHub's stand-in for the comments; the run summary and the run comment by the bundle, in
+ * __tests__/e2e/runs-bundles.test.ts), and checked for the faults that break structure anywhere (a
+ * heading or paragraph swallowed by the quote above it, a row with the wrong number of cells, an
+ * empty cell, a table row or heading that renders as text), then for the headings, tables and
+ * blocks it should have.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction, runPost } from '../../testkit/runner/step.js';
+import { runAction, runPost } from '../../testkit/runner/in-process.js';
 import { createWorld, until, stopLeftSessions, type World } from '../../testkit/world/world.js';
 import { GATE, RELEASE } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn } from '../../simulator/index.js';
@@ -57,60 +59,6 @@ const pullRequest = () => ({
 /** The rows of `table` under `column`, by its header. */
 const column = (table: { header: string[]; rows: string[][] }, name: string): string[] =>
   table.rows.map((row) => row[table.header.indexOf(name)]);
-
-test('the run summary and the run comment: heading, tables, the job error as one quoted block of its own', async () => {
-  const message =
-    'Gradle failed: **bold** [x](https://evil.example) @octocat | #12\nSee https://svc.example.com/logs.';
-  world.sim.setJobBehaviour('build_ios', { outcome: 'failure', errorMessage: message });
-  const run = await runAction({
-    entry: 'run-workflow',
-    inputs: {
-      ...world.api,
-      workflow: 'gate.yml',
-      'git-ref': 'main',
-      ...FAST,
-      comment: 'true',
-      'github-token': GITHUB_TOKEN,
-    },
-    env: pullRequest(),
-  });
-  expect(run.exitCode).toBe(1);
-  const summary = structure(run.summary);
-  expect(summary.problems).toEqual([]);
-  expect(summary.headings).toEqual([{ level: 3, text: 'Workflow run gate.yml: ❌ failed' }]);
-  expect(summary.tables.map((table) => table.header)).toEqual([
-    ['Run', 'Status', 'Ref', 'Commit', 'Waited'],
-    ['Job', 'Status', 'Duration', 'Build / submission'],
-  ]);
-  expect(column(summary.tables[1], 'Job')).toEqual(['Build iOS (build_ios)', 'Tests (test)']);
-  expect(column(summary.tables[1], 'Status')[0]).toBe('❌ failure');
-  // A skipped job has neither a duration nor a build.
-  expect(summary.emptyCells).toEqual(['Duration of row 2', 'Build / submission of row 2']);
-  // The service's words as they came, in one quoted block, rendered as nothing: no link, no emphasis.
-  expect(summary.code).toEqual([{ info: 'text', content: `${message}\n`, quoted: true }]);
-  expect(summary.links.map((link) => link.text)).toEqual([expect.any(String), 'Open the run on the service']);
-  expect(summary.paragraphs).toContain('Failed jobs');
-
-  const comment = structure(github.comments[0]?.body ?? '');
-  expect(comment.problems).toEqual([]);
-  expect(comment.emptyCells).toEqual([]);
-  expect(comment.headings).toEqual([]);
-  expect(comment.paragraphs[0]).toBe('svc · Workflow run gate.yml: ❌ the step failed');
-  expect(comment.tables.map((table) => table.header)).toEqual([
-    ['Run', 'Status'],
-    ['Job', 'Status'],
-  ]);
-  expect(comment.tables[1].rows).toEqual([
-    ['Build iOS (build_ios)', '❌ failure'],
-    ['Tests (test)', '⏭️ skipped'],
-  ]);
-  expect(comment.links.map((link) => link.text)).toEqual([
-    expect.any(String),
-    'job summary',
-    'GitHub workflow run 777',
-  ]);
-  expect(comment.code).toEqual([]);
-});
 
 test('the session summary and comment, then the post step summary and the comment it updates', async () => {
   const inputs = {
