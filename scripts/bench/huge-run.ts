@@ -5,8 +5,9 @@
  *   the outputs, a summary of the first 500 rows), and from a SIGINT sent after a read of it to the exit;
  * - a 0.9 MB workflow file of 105,000 keys in one mapping in the workspace: run-workflow with
  *   `dry-run: true`, from the start of the step to its exit (git, parse, the node bound).
- * The tests (__tests__/e2e/security/huge-runs.test.ts, huge-workflow-file.test.ts) assert the
- * behaviour without a duration; the figures are here.
+ * The tests (__tests__/security/huge-runs.test.ts, huge-workflow-file.test.ts, and through the
+ * bundles __tests__/e2e/security/runs-bundles.test.ts) assert the behaviour without a duration; the
+ * figures are here.
  */
 import { runAction } from '../../testkit/runner/step.js';
 import { runStep } from '../../testkit/runner/step.js';

@@ -3,8 +3,8 @@
  * hit each piece of work that once grew with the square of the job count: each job needs the job listed AFTER it (so
  * ordering by `requiredJobKeys` that rescans the remaining jobs per placement is quadratic), names
  * and keys that Markdown escapes, and an error per job. Served as a raw body (the simulator's `body`
- * fault) so the test process serialises it once. Used by __tests__/e2e/security/huge-runs.test.ts
- * and `npm run bench`.
+ * fault) so the test process serialises it once. Used by __tests__/security/huge-runs.test.ts,
+ * __tests__/e2e/security/runs-bundles.test.ts and `npm run bench`.
  */
 
 import type { Simulator } from '../../simulator/index.js';

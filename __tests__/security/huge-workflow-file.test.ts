@@ -1,30 +1,27 @@
 /**
  * The workflow file a pull request's author writes is read by run-workflow's check before the
  * dispatch: its work is bounded whatever the file holds (parsed without duplicate-key checking,
- * which was quadratic in the keys of a mapping; at most 100,000 nodes examined), and the deadline and
- * the cancellation are checked before anything is dispatched. Run through the built bundle, with
- * `dry-run: true` where the point is what the check does (so the simulator never reads the file).
+ * which was quadratic in the keys of a mapping; at most 100,000 nodes examined), and the deadline
+ * is checked before anything is dispatched. Run in process from the sources. Through the bundle, in
+ * __tests__/e2e/security/runs-bundles.test.ts: a file of 105,000 keys (with `dry-run: true`, so the
+ * simulator never reads the file), and the cancellation (SIGINT, which needs a process of the
+ * step's own) during the check.
  *
- * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
- * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
+ * Nothing here asserts a duration: Jest's time limit is only a safety net (in process, a step is
+ * not killed). The figures are in `npm run bench`.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../../testkit/runner/step.js';
-import { apiRequests, createWorld, until, type World } from '../../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../../testkit/world/git-workspace.js';
-
-/** Far above what the check needs (about a second), far below what the quadratic parse took (75 s). */
-const SAFETY_NET_MS = 45_000;
+import { runStep, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 
 /** A mapping of `count` keys on one line (`{k0: 1,k1: 1,…}`): 105,000 of them make about 0.9 MB. */
 const manyKeys = (count: number): string =>
   `{${Array.from({ length: count }, (_, i) => `k${i.toString(36)}: 1`).join(',')}}`;
 
-/** 105,000 keys in one mapping: under the 1 MiB the check reads, over the nodes it examines. */
-const HUGE = `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(105_000)}\n`;
 /** 30,000 keys in one mapping and a job key written twice: checked (the service judges duplicates). */
 const DUPLICATES = `name: Dupes\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(30_000)}\n  build:\n    type: build\n`;
 const SMALL = 'name: Small\non: workflow_dispatch\njobs:\n  build:\n    type: build\n';
@@ -35,8 +32,8 @@ let api: Record<string, string>;
 /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
 let slowGit: string;
 beforeAll(async () => {
-  workspace = createGitWorkspace({ 'huge.yml': HUGE, 'dupes.yml': DUPLICATES, 'small.yml': SMALL });
-  world = await createWorld({}, { defaultJobDurationMs: 40 });
+  workspace = createGitWorkspace({ 'dupes.yml': DUPLICATES, 'small.yml': SMALL });
+  world = await createWorld({}, { defaultJobDurationMs: 10 });
   const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'huge' });
   api = { ...world.api, 'app-id': project.id };
   slowGit = mkdtempSync(join(tmpdir(), 'svc-slow-git-'));
@@ -56,7 +53,6 @@ beforeEach(() => world.sim.reset());
 
 function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
   return runStep('run-workflow', {
-    timeoutMs: SAFETY_NET_MS,
     ...options,
     env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
     inputs: {
@@ -69,18 +65,6 @@ function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
 }
 
 describe('a huge workflow file in the workspace', () => {
-  it('105,000 keys in one mapping: read at once, too many nodes to examine, left to the service', async () => {
-    const result = await dispatch({ workflow: 'huge.yml', jobs: 'build_web', 'dry-run': 'true' });
-    expect(result.signal).toBeNull();
-    expect(result.exitCode).toBe(0);
-    expect(result.outputs.outcome).toBe('dry-run');
-    expect(result.stdout).toContain(
-      `Not checked: The workflow file: .eas/workflows/huge.yml at ${workspace.headSha.slice(0, 12)} has over 100,000 YAML nodes.`,
-    );
-    // Nothing created: the dry run's one read of a run that does not exist.
-    expect(apiRequests(world.sim)).toEqual([expect.stringMatching(/^GET \/v2\/workflows\/runs\//)]);
-  });
-
   it('30,000 keys and a duplicate job key: checked, and a job it does not have refused before any request', async () => {
     const result = await dispatch({ workflow: 'dupes.yml', jobs: 'build_web' });
     expect(result.signal).toBeNull();
@@ -93,50 +77,32 @@ describe('a huge workflow file in the workspace', () => {
 });
 
 describe('run-workflow checks the deadline and the cancellation before it dispatches', () => {
-  /** run-workflow whose check waits in git until `release` is called; `started` resolves once it waits. */
-  async function slowCheck(
-    inputs: Record<string, string>,
-    whileWaiting: (kill: () => void) => Promise<void>,
-  ) {
+  /** run-workflow whose check waits in git until `whileWaiting` has ended. */
+  async function slowCheck(inputs: Record<string, string>, whileWaiting: () => Promise<void>) {
     const gate = mkdtempSync(join(tmpdir(), 'svc-slow-git-gate-'));
-    let child: Parameters<NonNullable<StepOptions['onSpawn']>>[0] | undefined;
     const pending = dispatch(
       { workflow: 'small.yml', ...inputs },
-      {
-        env: { PATH: `${slowGit}:${process.env.PATH ?? ''}`, SLOW_GIT: gate },
-        onSpawn: (spawned) => (child = spawned),
-      },
+      { env: { PATH: `${slowGit}:${process.env.PATH ?? ''}`, SLOW_GIT: gate } },
     );
     await until(() => existsSync(join(gate, 'started')), 20_000);
-    await whileWaiting(() => child?.kill('SIGINT'));
+    await whileWaiting();
     writeFileSync(join(gate, 'go'), '');
     const result = await pending;
     rmSync(gate, { recursive: true, force: true });
     return result;
   }
 
-  it('SIGINT during the check: nothing is dispatched, outcome interrupted', async () => {
-    const result = await slowCheck({}, async (kill) => kill());
-    expect(result.signal).toBeNull();
-    expect(result.exitCode).toBe(1);
-    expect(result.outputs.outcome).toBe('interrupted');
-    expect(result.stdout).toContain(
-      '::error::The step was cancelled before the dispatch: nothing was dispatched.',
-    );
-    expect(apiRequests(world.sim)).toEqual([]);
-  });
-
   it('timeout-minutes reached during the check: nothing is dispatched, outcome timed-out', async () => {
-    // 0.6 s: certainly past once the check has waited a whole second.
+    // 0.001 minutes, 60 ms: certainly past once the check has waited 200 ms.
     const result = await slowCheck(
-      { 'timeout-minutes': '0.01' },
-      () => new Promise((resolve) => setTimeout(resolve, 1000)),
+      { 'timeout-minutes': '0.001' },
+      () => new Promise((resolve) => setTimeout(resolve, 200)),
     );
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('timed-out');
-    expect(result.stdout).toContain(
-      '::error::timeout-minutes (0.01) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.',
-    );
+    expect(result.errors).toEqual([
+      'timeout-minutes (0.001) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.',
+    ]);
     expect(apiRequests(world.sim)).toEqual([]);
   });
 });

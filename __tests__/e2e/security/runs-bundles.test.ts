@@ -1,0 +1,221 @@
+/**
+ * The security cases of the run commands through the committed bundles (dist/), each step a Node 24
+ * process as the runner starts it. Their behaviour is tested in the unit tier, in process from the
+ * sources (__tests__/security/huge-runs.test.ts, huge-workflow-file.test.ts); this file keeps, for
+ * each of those files, the case its header names as its point (earlier issues required it "through
+ * the bundles"; it is no longer in that file), and the cases that need a process of the step's own
+ * (SIGINT), kept whole.
+ *
+ * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
+ * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStep, type ActionRun, type StepOptions } from '../../../testkit/runner/step.js';
+import { apiRequests, createWorld, followRunStep, until, type World } from '../../../testkit/world/world.js';
+import { createGitWorkspace, type GitWorkspace } from '../../../testkit/world/git-workspace.js';
+import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../../testkit/world/huge-run.js';
+
+/** Far above what a step needs (a few seconds), far below what the quadratic work took (a minute or more). */
+const SAFETY_NET_MS = 45_000;
+const MIB = 1024 * 1024;
+
+describe('huge-runs (__tests__/security/huge-runs.test.ts)', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+  afterAll(() => world.sim.close());
+  beforeEach(() => world.sim.reset());
+
+  /** wait-for-run on the huge run, every read answered with it (run `status`, every job `jobStatus`). */
+  function follow(
+    status: string,
+    jobStatus: string,
+    inputs: Record<string, string> = {},
+    onSpawn?: StepOptions['onSpawn'],
+  ): Promise<ActionRun> {
+    serveHugeRun(world.sim, status, jobStatus);
+    return followRunStep(
+      world,
+      HUGE_RUN_ID,
+      { 'expected-commit': '', 'poll-interval-seconds': '0.2', ...inputs },
+      { timeoutMs: SAFETY_NET_MS, onSpawn },
+    );
+  }
+  /** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */
+  const JOB_OUTPUTS = ['jobs', 'job-outputs', 'build-ids', 'submission-ids', 'failed-jobs'];
+  const outputsBytes = (run: ActionRun): number =>
+    JOB_OUTPUTS.reduce((sum, name) => sum + Buffer.byteLength(run.outputs[name] ?? ''), 0);
+  /** The texts of the step's warning annotations, as GitHub shows them. */
+  const warnings = (run: ActionRun): string[] =>
+    run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+  /** The job numbers of the `jobs` output, each element a job of the run (no marker element). */
+  function keptJobs(run: ActionRun): number[] {
+    const jobs = JSON.parse(run.outputs.jobs) as Array<Record<string, unknown>>;
+    for (const job of jobs)
+      expect(job).toEqual(expect.objectContaining({ id: expect.any(String), status: expect.any(String) }));
+    return jobs.map((job) => Number(String(job.key).replace('job_', '')));
+  }
+  const jobLines = (run: ActionRun): string[] =>
+    run.stdout.split('\n').filter((line) => /\] job job_\d+/.test(line));
+
+  it('succeeded: the outputs hold the first jobs in pipeline order under 512 KiB together, one warning says how many were left out; a summary of the first 500 under 1 MiB', async () => {
+    const run = await follow('success', 'success');
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.outcome).toBe('success');
+    // The step's outputs together, well under GitHub's 1 MB per job.
+    expect(outputsBytes(run)).toBeLessThanOrEqual(512 * 1024);
+    // Each job needs the one listed after it: the pipeline starts with the last one listed, so the
+    // outputs hold the last jobs listed, in the service's order, and nothing else.
+    const kept = keptJobs(run);
+    expect(kept.length).toBeGreaterThan(1000);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => HUGE_RUN_JOBS - kept.length + i));
+    expect(Object.keys(JSON.parse(run.outputs['job-outputs']) as object)).toHaveLength(kept.length);
+    expect(warnings(run)).toEqual([
+      `The run has 50000 jobs; the \`jobs\`, \`job-outputs\`, \`build-ids\`, \`submission-ids\` and \`failed-jobs\` outputs hold the first ${kept.length} in pipeline order (the followed jobs first) and leave out ${HUGE_RUN_JOBS - kept.length}, so that these outputs stay under 512 KiB together (GitHub keeps at most 1 MB of outputs per job). The run's page lists every job: https://svc.example/runs/${HUGE_RUN_ID}.`,
+    ]);
+    expect(run.outputs['failed-jobs']).toBe('');
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(MIB);
+    // Each job needs the one listed after it: the pipeline starts with the last one listed.
+    const rows = run.summary.split('\n').filter((line) => line.startsWith('| Job \\*'));
+    expect(rows).toHaveLength(500);
+    expect(rows[0]).toContain('`job_49999`');
+    expect(rows[499]).toContain('`job_49500`');
+    expect(run.summary).toContain("| … and 49500 more (every job is on the run's page) |");
+    // A progress line for the first 100 jobs, and one line that says the rest are elsewhere.
+    expect(jobLines(run)).toHaveLength(100);
+    expect(run.stdout).toContain(
+      "The run has 50000 jobs: progress lines for the first 100; more in the job summary and the outputs, every job on the run's page.",
+    );
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('going on: a small timeout-minutes ends the step, timed out, and SIGINT ends it, interrupted', async () => {
+    let output = '';
+    let sentAt = 0;
+    const [timedOut, interrupted] = await Promise.all([
+      // 1.2 s: reached on the first reads of the run.
+      follow('in-progress', 'in-progress', { 'timeout-minutes': '0.02' }),
+      follow('in-progress', 'in-progress', {}, (child) =>
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          // The first read of the run has been handled: the step follows the huge run now.
+          if (!sentAt && output.includes('run: in-progress')) {
+            sentAt = Date.now();
+            child.kill('SIGINT');
+          }
+        }),
+      ),
+    ]);
+    expect(timedOut.signal).toBeNull();
+    expect(timedOut.exitCode).toBe(1);
+    expect(timedOut.outputs.outcome).toBe('timed-out');
+    expect(timedOut.errors).toHaveLength(1);
+    expect(timedOut.errors[0]).toContain('did not finish within timeout-minutes (0.02)');
+    expect(Buffer.byteLength(timedOut.summary)).toBeLessThan(MIB);
+
+    expect(sentAt).toBeGreaterThan(0);
+    expect(interrupted.signal).toBeNull();
+    expect(interrupted.exitCode).toBe(1);
+    expect(interrupted.outputs.outcome).toBe('interrupted');
+    expect(interrupted.stdout).toContain('Received SIGINT: cancelling.');
+    expect(Buffer.byteLength(interrupted.summary)).toBeLessThan(MIB);
+  });
+});
+
+describe('huge-workflow-file (__tests__/security/huge-workflow-file.test.ts)', () => {
+  /** A mapping of `count` keys on one line (`{k0: 1,k1: 1,…}`): 105,000 of them make about 0.9 MB. */
+  const manyKeys = (count: number): string =>
+    `{${Array.from({ length: count }, (_, i) => `k${i.toString(36)}: 1`).join(',')}}`;
+  /** 105,000 keys in one mapping: under the 1 MiB the check reads, over the nodes it examines. */
+  const HUGE = `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(105_000)}\n`;
+  const SMALL = 'name: Small\non: workflow_dispatch\njobs:\n  build:\n    type: build\n';
+
+  let world: World;
+  let workspace: GitWorkspace;
+  let api: Record<string, string>;
+  /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
+  let slowGit: string;
+  beforeAll(async () => {
+    workspace = createGitWorkspace({ 'huge.yml': HUGE, 'small.yml': SMALL });
+    world = await createWorld({}, { defaultJobDurationMs: 40 });
+    const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'huge' });
+    api = { ...world.api, 'app-id': project.id };
+    slowGit = mkdtempSync(join(tmpdir(), 'svc-slow-git-'));
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(slowGit, 'git'),
+      `#!/bin/sh\n[ -e "$SLOW_GIT/started" ] || touch "$SLOW_GIT/started"\nwhile [ ! -e "$SLOW_GIT/go" ]; do sleep 0.05; done\nexec ${realGit} "$@"\n`,
+    );
+    chmodSync(join(slowGit, 'git'), 0o755);
+  });
+  afterAll(async () => {
+    workspace.remove();
+    rmSync(slowGit, { recursive: true, force: true });
+    await world.sim.close();
+  });
+  beforeEach(() => world.sim.reset());
+
+  function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
+    return runStep('run-workflow', {
+      timeoutMs: SAFETY_NET_MS,
+      ...options,
+      env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
+      inputs: {
+        ...api,
+        'git-ref': workspace.headSha,
+        'poll-interval-seconds': '0.05',
+        ...inputs,
+      },
+    });
+  }
+  /** run-workflow whose check waits in git until `whileWaiting` has ended (and may kill the step). */
+  async function slowCheck(
+    inputs: Record<string, string>,
+    whileWaiting: (kill: () => void) => Promise<void>,
+  ) {
+    const gate = mkdtempSync(join(tmpdir(), 'svc-slow-git-gate-'));
+    let child: Parameters<NonNullable<StepOptions['onSpawn']>>[0] | undefined;
+    const pending = dispatch(
+      { workflow: 'small.yml', ...inputs },
+      {
+        env: { PATH: `${slowGit}:${process.env.PATH ?? ''}`, SLOW_GIT: gate },
+        onSpawn: (spawned) => (child = spawned),
+      },
+    );
+    await until(() => existsSync(join(gate, 'started')), 20_000);
+    await whileWaiting(() => child?.kill('SIGINT'));
+    writeFileSync(join(gate, 'go'), '');
+    const result = await pending;
+    rmSync(gate, { recursive: true, force: true });
+    return result;
+  }
+
+  it('105,000 keys in one mapping: read at once, too many nodes to examine, left to the service', async () => {
+    const result = await dispatch({ workflow: 'huge.yml', jobs: 'build_web', 'dry-run': 'true' });
+    expect(result.signal).toBeNull();
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs.outcome).toBe('dry-run');
+    expect(result.stdout).toContain(
+      `Not checked: The workflow file: .eas/workflows/huge.yml at ${workspace.headSha.slice(0, 12)} has over 100,000 YAML nodes.`,
+    );
+    // Nothing created: the dry run's one read of a run that does not exist.
+    expect(apiRequests(world.sim)).toEqual([expect.stringMatching(/^GET \/v2\/workflows\/runs\//)]);
+  });
+
+  // A signal needs a process of the step's own: kept whole here.
+  it('SIGINT during the check: nothing is dispatched, outcome interrupted', async () => {
+    const result = await slowCheck({}, async (kill) => kill());
+    expect(result.signal).toBeNull();
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs.outcome).toBe('interrupted');
+    expect(result.errors).toEqual([
+      expect.stringContaining('The step was cancelled before the dispatch: nothing was dispatched.'),
+    ]);
+    expect(apiRequests(world.sim)).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A run answer of 50,000 jobs (testkit/world/huge-run.ts, about 7 MB) costs the step work in
+ * proportion to its size: the jobs are ordered by `requiredJobKeys` through a map, the job summary
+ * renders the first jobs and says how many more (under GitHub's 1 MiB), the log and the error name
+ * a bounded number of jobs. Run in process from the sources (wait-for-run), the answer served by
+ * the simulator. Through the bundle, in __tests__/e2e/security/runs-bundles.test.ts: a run that
+ * succeeded, and a small `timeout-minutes` and SIGINT (a signal needs a process of the step's own).
+ *
+ * Nothing here asserts a duration: Jest's time limit is only a safety net (in process, a step is
+ * not killed). The figures are in `npm run bench`.
+ */
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { followRunStep } from '../runs/follow.js';
+import type { ActionRun } from '../../testkit/runner/in-process.js';
+import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../testkit/world/huge-run.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+
+const MIB = 1024 * 1024;
+
+let world: World;
+beforeAll(async () => {
+  world = await createWorld();
+});
+afterAll(() => world.sim.close());
+beforeEach(() => world.sim.reset());
+
+/** wait-for-run on the huge run, every read answered with it (run `status`, every job `jobStatus`). */
+function follow(status: string, jobStatus: string): Promise<ActionRun> {
+  serveHugeRun(world.sim, status, jobStatus);
+  return followRunStep(world, HUGE_RUN_ID, { 'expected-commit': '', 'poll-interval-seconds': '0.2' });
+}
+
+/** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */
+const JOB_OUTPUTS = ['jobs', 'job-outputs', 'build-ids', 'submission-ids', 'failed-jobs'];
+const outputsBytes = (run: ActionRun): number =>
+  JOB_OUTPUTS.reduce((sum, name) => sum + Buffer.byteLength(run.outputs[name] ?? ''), 0);
+/** The texts of the step's warning annotations, as GitHub shows them. */
+const warnings = (run: ActionRun): string[] =>
+  run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+/** The job numbers of the `jobs` output, each element a job of the run (no marker element). */
+function keptJobs(run: ActionRun): number[] {
+  const jobs = JSON.parse(run.outputs.jobs) as Array<Record<string, unknown>>;
+  for (const job of jobs)
+    expect(job).toEqual(expect.objectContaining({ id: expect.any(String), status: expect.any(String) }));
+  return jobs.map((job) => Number(String(job.key).replace('job_', '')));
+}
+
+describe('a run of 50,000 jobs', () => {
+  it('failed: the error and the summary name the first 20 failed jobs and how many more', async () => {
+    const run = await follow('failure', 'failure');
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.outcome).toBe('failure');
+    // The failed jobs the outputs hold: those of the `jobs` output, no more; the warning counts the others.
+    expect(outputsBytes(run)).toBeLessThanOrEqual(512 * 1024);
+    const kept = keptJobs(run);
+    expect(run.outputs['failed-jobs']).toBe(kept.map((n) => `job_${n}`).join(','));
+    expect(warnings(run)).toHaveLength(1);
+    expect(warnings(run)[0]).toContain(
+      `leave out ${HUGE_RUN_JOBS - kept.length}, ${HUGE_RUN_JOBS - kept.length} of them not successful, so that`,
+    );
+    expect(run.errors).toHaveLength(1);
+    const [error] = run.errors;
+    expect(error).toContain('Failed jobs: job_0 (Job *0* [of](run)) (failure: Step 0 failed), ');
+    expect(error).toContain(', … and 49980 more.');
+    expect(error.length).toBeLessThan(10_000);
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(MIB);
+    // Each entry: the job, then its error quoted as text (a fenced block inside a blockquote).
+    expect(run.summary).toMatch(/\*\*Failed jobs\*\*\n\n(- .*\n( {2}> .*\n)*){20}- … and 49980 more\n/);
+  });
+});
+
+describe('the bound of the outputs of jobs', () => {
+  it.each(['run-workflow', 'wait-for-run'])(
+    'is in the description of each of them (%s/action.yml)',
+    (command) => {
+      const action = parseYaml(readFileSync(`${command}/action.yml`, 'utf8')) as {
+        outputs: Record<string, { description: string }>;
+      };
+      for (const name of JOB_OUTPUTS) expect(action.outputs[name].description).toContain('under 512 KiB');
+    },
+  );
+});
