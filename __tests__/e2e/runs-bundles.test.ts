@@ -1,11 +1,13 @@
 /**
  * The run commands through the committed bundles (dist/), each step a Node 24 process as the runner
- * starts it. Their behaviour is tested in the unit tier, in process from the sources
- * (__tests__/runs/, __tests__/github/pr-comment.test.ts); this file keeps what only the bundles show:
+ * starts it. Their behaviour is tested in the unit tier, in process from the sources (the files of
+ * __tests__/runs/, __tests__/github/pr-comment.test.ts, __tests__/sessions/edges.test.ts,
+ * __tests__/text/markdown-structure.test.ts); this file keeps what only the bundles show:
  *
- * - one case for each of those files that earlier issues required "through the bundles": the case
+ * - for each of those files, one case that earlier issues required "through the bundles": the case
  *   that file's header names as its point (or its first). Each `describe` below names the file it
- *   stands for; the case is no longer in that file.
+ *   stands for; the case is no longer in that file. simulator-refusals.test.ts had one case, that
+ *   one: it is here whole, and the file is gone.
  * - the cases that need a process of the step's own, kept whole: a signal while the step waits
  *   (SIGINT), two steps at the same time (in process they run one after the other), and what reads
  *   the bundle itself.
@@ -30,9 +32,8 @@ import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-w
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
 
-const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
-
 describe('messages (__tests__/runs/messages.test.ts)', () => {
+  const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
   let world: World;
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' });
@@ -1231,7 +1232,7 @@ describe('markdown-structure (__tests__/text/markdown-structure.test.ts)', () =>
   });
 });
 
-describe('simulator-refusals (its one case, moved here whole)', () => {
+describe('simulator-refusals (its one case: the file is gone)', () => {
   // The simulator's own refusals reach a user of the action as the simulator's (issue 33, item 5): a
   // base URL whose host name the simulator does not answer to fails the step with the simulator's
   // words and how to allow the name, not with the action's reading of a 403 (a token lacking a
