@@ -87,7 +87,10 @@ function run(action: Action, inputs: Record<string, string> = {}, options: StepO
   });
 }
 
-/** Both doors at once; each result is matched to its run by the `run-id` it output. */
+/**
+ * Both doors (in process, one after the other); each result is matched to its run by the `run-id`
+ * it output.
+ */
 async function both(
   inputs: Record<string, string> = {},
   options: StepOptions = {},
