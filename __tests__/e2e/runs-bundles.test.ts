@@ -774,7 +774,7 @@ jobs:
   /** The gate's marker: its workflow and a hash of its settings (app-id, the git-ref given, no inputs). */
   const gateMarker = () =>
     `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
-  const runWorkflow = () =>
+  const runWorkflowStep = () =>
     runAction({
       inputs: {
         command: 'run-workflow',
@@ -811,7 +811,7 @@ jobs:
       html_url: 'https://github.example/c/1',
       user: AUTHOR,
     });
-    const first = await runWorkflow();
+    const first = await runWorkflowStep();
     expect(first.exitCode).toBe(0);
     expect(github.comments).toHaveLength(2);
     const [simRun] = world.sim.runs();
@@ -828,7 +828,7 @@ jobs:
     expectNoSecret(first);
 
     world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage: 'Detox: 2 tests failed' });
-    const second = await runWorkflow();
+    const second = await runWorkflowStep();
     expect(second.exitCode).toBe(1);
     expect(github.comments).toHaveLength(2);
     expect(github.comments[0].body).toBe('Looks good to me');

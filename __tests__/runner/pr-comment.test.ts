@@ -109,7 +109,7 @@ describe('pull-request comment', () => {
   const gateMarker = () =>
     `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
 
-  const runWorkflow = (
+  const runWorkflowStep = (
     inputs: Record<string, string> = {},
     event = 'pull_request',
     env: Record<string, string> = {},
@@ -140,7 +140,7 @@ describe('pull-request comment', () => {
 
   it("names the pull request's head commit in its footer, not GITHUB_SHA (the merge commit)", async () => {
     const merge = 'f'.repeat(40);
-    const run = await runWorkflow({}, 'pull_request', { GITHUB_SHA: merge });
+    const run = await runWorkflowStep({}, 'pull_request', { GITHUB_SHA: merge });
     expect(run.exitCode).toBe(0);
     const body = github.comments[0]?.body ?? '';
     expect(body).toContain(`for commit \`${world.repo.headSha.slice(0, 12)}\``);
@@ -161,7 +161,7 @@ describe('pull-request comment', () => {
     expect(errorMessage.indexOf(secret)).toBeLessThan(190);
     world.sim.setJobBehaviour('test', { outcome: 'failure', errorMessage });
     // A second attempt of the GitHub run: the comment links that attempt's job summary.
-    const run = await runWorkflow({ inputs: `registry-token: ${secret}` }, 'pull_request', {
+    const run = await runWorkflowStep({ inputs: `registry-token: ${secret}` }, 'pull_request', {
       GITHUB_RUN_ATTEMPT: '2',
     });
     expect(run.exitCode).toBe(1);
@@ -196,7 +196,7 @@ describe('pull-request comment', () => {
       outcome: 'failure',
       errorMessage: `Broke GH-34 again \u202Egnp.cod\u202C \u200F\u061C\u200E\u2067y\u2069`,
     });
-    const run = await runWorkflow({ workflow: 'bidi.yml' });
+    const run = await runWorkflowStep({ workflow: 'bidi.yml' });
     expect(run.exitCode).toBe(1);
     const body = github.comments[0]?.body ?? '';
     expect(body).toContain('Build GH-&#8203;12 for gh-&#8203;7');
@@ -219,7 +219,7 @@ describe('pull-request comment', () => {
       user: AUTHOR,
     };
     github.comments.push({ ...forged });
-    const first = await runWorkflow();
+    const first = await runWorkflowStep();
     expect(first.exitCode).toBe(0);
     expect(github.comments[0]).toEqual(forged);
     expect(github.comments).toHaveLength(2);
@@ -230,7 +230,7 @@ describe('pull-request comment', () => {
       `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,
     ]);
     // The next run finds the bot's own comment among the two and updates that one.
-    const second = await runWorkflow();
+    const second = await runWorkflowStep();
     expect(second.exitCode).toBe(0);
     expect(github.comments[0]).toEqual(forged);
     expect(github.comments).toHaveLength(2);
@@ -242,7 +242,7 @@ describe('pull-request comment', () => {
     github.viewer = { login: 'Octo-Dev', type: 'User' };
     github.comments[1].user = { login: 'octo-dev', type: 'User' };
     github.comments[0].user = { login: 'octo-dev[bot]', type: 'Bot' };
-    const third = await runWorkflow();
+    const third = await runWorkflowStep();
     expect(third.exitCode).toBe(0);
     expect(github.requests.at(-1)?.path).toBe(`/repos/acme/app/issues/comments/${github.comments[1].id}`);
     expect(github.comments[0].body).toBe(forged.body);
@@ -258,7 +258,7 @@ describe('pull-request comment', () => {
       user: BOT,
     };
     github.comments.push({ ...quoting });
-    const first = await runWorkflow();
+    const first = await runWorkflowStep();
     expect(first.exitCode).toBe(0);
     expect(github.comments[0]).toEqual(quoting);
     expect(github.comments).toHaveLength(2);
@@ -268,7 +268,7 @@ describe('pull-request comment', () => {
       `POST /repos/acme/app/issues/${PR_NUMBER}/comments`,
     ]);
     // The next run updates its own comment, and still leaves the other one alone.
-    const second = await runWorkflow();
+    const second = await runWorkflowStep();
     expect(second.exitCode).toBe(0);
     expect(github.comments[0]).toEqual(quoting);
     expect(github.requests.at(-1)).toMatchObject({
@@ -391,7 +391,7 @@ describe('pull-request comment', () => {
     // Two runs dispatched without a comment, then followed by the same gate, then by another gate.
     const runs: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const dispatched = await runWorkflow({ comment: '', 'github-token': '' });
+      const dispatched = await runWorkflowStep({ comment: '', 'github-token': '' });
       expect(dispatched.exitCode).toBe(0);
       runs.push(dispatched.outputs['run-id']);
     }
@@ -437,7 +437,7 @@ describe('pull-request comment', () => {
 
   it('is skipped with a notice outside pull-request events, with or without a github-token', async () => {
     for (const inputs of [{}, { 'github-token': '' }] as Record<string, string>[]) {
-      const result = await runWorkflow(inputs, 'push');
+      const result = await runWorkflowStep(inputs, 'push');
       expect(result.exitCode).toBe(0);
       expect(textsOf(result, 'notice')).toContain(
         'comment: true, but this is a `push` event, not a pull request; no comment was posted.',
@@ -449,7 +449,7 @@ describe('pull-request comment', () => {
 
   it('a comment that cannot be posted is a warning; the step keeps its own result', async () => {
     github.failWith = 403;
-    const result = await runWorkflow();
+    const result = await runWorkflowStep();
     expect(result.exitCode).toBe(0);
     expect(textsOf(result, 'warning')).toEqual([
       expect.stringMatching(/^Could not post the pull request comment: .*pull-requests: write/),
@@ -458,7 +458,7 @@ describe('pull-request comment', () => {
   });
 
   it('comment: true without any github-token is a warning, and nothing is sent to GitHub', async () => {
-    const result = await runWorkflow({ 'github-token': '' });
+    const result = await runWorkflowStep({ 'github-token': '' });
     expect(result.exitCode).toBe(0);
     expect(textsOf(result, 'warning')).toEqual([
       'comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.',
@@ -467,7 +467,7 @@ describe('pull-request comment', () => {
   });
 
   it('without comment: true nothing is sent to GitHub', async () => {
-    const result = await runWorkflow({ comment: '', 'github-token': '' });
+    const result = await runWorkflowStep({ comment: '', 'github-token': '' });
     expect(result.exitCode).toBe(0);
     expect(github.requests).toEqual([]);
   });

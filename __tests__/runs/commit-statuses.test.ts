@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { followRunStep } from './follow.js';
+import { followRunInProcess } from './follow.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 
@@ -209,7 +209,7 @@ describe('commit statuses, one per remote job', () => {
     });
     const runId = dispatched.outputs['run-id'];
     const before = apiRequests(world.sim).length;
-    const refused = await followRunStep(
+    const refused = await followRunInProcess(
       world,
       runId,
       { 'commit-statuses': 'true', 'github-token': 'ghs_x0123456789' },
@@ -220,7 +220,7 @@ describe('commit statuses, one per remote job', () => {
     expect(apiRequests(world.sim).length).toBe(before);
     expect(github.requests).toEqual([]);
 
-    const followed = await followRunStep(
+    const followed = await followRunInProcess(
       world,
       runId,
       {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readActionYaml, type StepOptions } from '../../testkit/runner/in-process.js';
 import { createWorld, until, type World } from '../../testkit/world/world.js';
-import { followRunStep } from './follow.js';
+import { followRunInProcess } from './follow.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
 const PIPELINE = `name: Store
@@ -40,7 +40,7 @@ function runOn(gitRef: string): Promise<WorkflowRun> {
 }
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
-  followRunStep(world, runId, inputs, options);
+  followRunInProcess(world, runId, inputs, options);
 
 /** The environment of a pull_request event whose head is `headSha` (GITHUB_SHA: its merge commit). */
 function pullRequestEnv(headSha: string): Record<string, string> {

@@ -6,7 +6,7 @@
 import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
 import type { World } from '../../testkit/world/world.js';
 
-export function followRunStep(
+export function followRunInProcess(
   world: World,
   runId: string,
   inputs: Record<string, string> = {},

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { createWorld, until, type World } from '../../testkit/world/world.js';
-import { followRunStep } from './follow.js';
+import { followRunInProcess } from './follow.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
 
@@ -124,7 +124,7 @@ describe('1. commit binding: every state on the run’s own commit, never before
       inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
     });
     await until(() => world.sim.runs().find((run) => run.status === 'success'));
-    const followed = await followRunStep(
+    const followed = await followRunInProcess(
       world,
       dispatched.outputs['run-id'],
       {
@@ -145,7 +145,7 @@ describe('1. commit binding: every state on the run’s own commit, never before
     const dispatched = await runStep('run-workflow', {
       inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
     });
-    const followed = await followRunStep(
+    const followed = await followRunInProcess(
       world,
       dispatched.outputs['run-id'],
       {

@@ -6,7 +6,7 @@
  */
 import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { followRunStep } from './follow.js';
+import { followRunInProcess } from './follow.js';
 import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 
@@ -34,7 +34,7 @@ async function someoneElsesRun(): Promise<WorkflowRun> {
 }
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
-  followRunStep(world, runId, inputs, options);
+  followRunInProcess(world, runId, inputs, options);
 
 const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
   JSON.parse(result.outputs.jobs);

@@ -10,7 +10,7 @@
  * not killed). The figures are in `npm run bench`.
  */
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { followRunStep } from '../runs/follow.js';
+import { followRunInProcess } from '../runs/follow.js';
 import type { ActionRun } from '../../testkit/runner/in-process.js';
 import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../testkit/world/huge-run.js';
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ beforeEach(() => world.sim.reset());
 /** wait-for-run on the huge run, every read answered with it (run `status`, every job `jobStatus`). */
 function follow(status: string, jobStatus: string): Promise<ActionRun> {
   serveHugeRun(world.sim, status, jobStatus);
-  return followRunStep(world, HUGE_RUN_ID, { 'expected-commit': '', 'poll-interval-seconds': '0.2' });
+  return followRunInProcess(world, HUGE_RUN_ID, { 'expected-commit': '', 'poll-interval-seconds': '0.2' });
 }
 
 /** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */

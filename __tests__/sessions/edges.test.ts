@@ -11,14 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { runAction, type ActionRun, type RunOptions } from '../../testkit/runner/in-process.js';
-import type { Simulator } from '../../simulator/index.js';
-import { createWorld, type World } from '../../testkit/world/world.js';
+import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-const apiRequests = (sim: Simulator) => sim.requests.filter((request) => !request.control);
 
 function step(
   entry: string,
@@ -81,9 +78,7 @@ describe('edges', () => {
       `Device session ${UNKNOWN_ID} was not found: the service has no session with that id (404: `,
     );
     expect(error).not.toMatch(/stop-device-session|stop it|try again/i);
-    expect(apiRequests(world.sim).map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST /v2/device-run-sessions/${UNKNOWN_ID}/stop`,
-    ]);
+    expect(apiRequests(world.sim)).toEqual([`POST /v2/device-run-sessions/${UNKNOWN_ID}/stop`]);
   });
 
   it('payload-file of /dev/zero or a named pipe ends at once with a clear error', async () => {
@@ -129,7 +124,8 @@ if (!IPV6) console.warn('No IPv6 loopback (::1) on this machine: the IPv6 test i
       const post = await step('post', inputs, { state: main.state });
       expect(post.exitCode).toBe(0);
       expect(sim.getSession(session.id)?.status).toBe('stopped');
-      expect(new Set(apiRequests(sim).map((request) => request.headers.host))).toEqual(
+      const seen = sim.requests.filter((request) => !request.control);
+      expect(new Set(seen.map((request) => request.headers.host))).toEqual(
         new Set([api['base-url'].slice('http://'.length)]),
       );
     } finally {
