@@ -94,7 +94,7 @@ describe('workflow-command injection', () => {
     expect(leaked).toEqual([]);
   });
 
-  const runWorkflow = (inputs: Record<string, string> = {}) =>
+  const runWorkflowStep = (inputs: Record<string, string> = {}) =>
     runAction({
       inputs: {
         command: 'run-workflow',
@@ -135,7 +135,7 @@ describe('workflow-command injection', () => {
       kind: 'mutate',
       mutate: poison(['id', 'status']),
     });
-    const run = await runWorkflow();
+    const run = await runWorkflowStep();
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain('is not known to this version of the action');
     expect(run.outputs.status).toBe('failure');
@@ -151,7 +151,7 @@ describe('workflow-command injection', () => {
       status: 503,
       body: { errors: [{ code: hostile('code'), message: hostile('retried read') }] },
     });
-    const ok = await runWorkflow();
+    const ok = await runWorkflowStep();
     expect(ok.exitCode).toBe(0);
     expect(ok.stdout).toContain('retrying in');
     world.sim.injectFault({
@@ -161,7 +161,7 @@ describe('workflow-command injection', () => {
       status: 400,
       body: { errors: [{ code: 'BAD_REQUEST', message: hostile('refused dispatch') }] },
     });
-    const refused = await runWorkflow();
+    const refused = await runWorkflowStep();
     expect(refused.exitCode).toBe(1);
     world.sim.injectFault({
       method: 'POST',
@@ -170,7 +170,7 @@ describe('workflow-command injection', () => {
       status: 500,
       body: hostile('<html>plain text error page</html>'),
     });
-    const page = await runWorkflow();
+    const page = await runWorkflowStep();
     expect(page.exitCode).toBe(1);
     expectInert(ok, refused, page);
   });

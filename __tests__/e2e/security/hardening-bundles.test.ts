@@ -80,7 +80,7 @@ describe('injection.test.ts: workflow-command injection', () => {
     expect(leaked).toEqual([]);
   });
 
-  const runWorkflow = (inputs: Record<string, string> = {}) =>
+  const runWorkflowStep = (inputs: Record<string, string> = {}) =>
     runAction({
       runtime: RUNTIME,
       inputs: {
@@ -97,7 +97,7 @@ describe('injection.test.ts: workflow-command injection', () => {
   it('run-workflow: a hostile commit message, job names from the workflow file and job outputs', async () => {
     world.repo.commit({}, hostile('commit message'));
     world.sim.setJobBehaviour('build', { outcome: 'failure', errorMessage: hostile('job error') });
-    const run = await runWorkflow();
+    const run = await runWorkflowStep();
     expect(run.exitCode).toBe(1);
     expect(world.sim.runs()[0].gitCommitMessage).toContain(`::error::${MARK}`);
     expect(run.stdout).toContain('Failed jobs: build');
