@@ -477,7 +477,7 @@ function comparable(text: string): string {
       .replace(/\b(\d+h\d{2}m|\d+m\d{2}s|\d+s)\b/g, '<t>')
       // A delivery's size: its timings' digits vary from run to run.
       .replace(/\(\d+ bytes\)/g, '(<n> bytes)')
-      // The delivery key hashes those timings too.
+      // The delivery key hashes the build's id, which the simulator draws afresh on every run.
       .replace(/\b[0-9a-f]{64}\b/g, '<sha-256>')
   );
 }
