@@ -103,8 +103,10 @@ async function readGitHubEnvironmentAgain(): Promise<void> {
 }
 
 /** The same calls as step.ts's, each step run from the sources in this process. */
-export const { runAction, runPost, runStep, runStepPost } = stepRunners(runActionInProcess);
+/** The step runners of the unit tier, as one value: for fixtures that serve both tiers (see step.ts's BUNDLES). */
+export const IN_PROCESS = stepRunners(runActionInProcess);
+export const { runAction, runPost, runStep, runStepPost } = IN_PROCESS;
 
 // Everything else of step.ts (renderLog, the types, the runner's files) as it is: a test moves between
-// the tiers by this one import. The four names above shadow step.ts's own.
+// the tiers by this one import. The names above shadow step.ts's own.
 export * from './step.js';

@@ -325,4 +325,7 @@ export function stepRunners(execute: StepExecutor) {
 }
 
 /** The bundles, run as the runner runs them. */
-export const { runPost, runStep, runStepPost } = stepRunners(runAction);
+export const BUNDLES = stepRunners(runAction);
+export const { runPost, runStep, runStepPost } = BUNDLES;
+/** How a fixture that serves both tiers is given its steps: BUNDLES here, IN_PROCESS (in-process.ts) there. */
+export type StepRunners = ReturnType<typeof stepRunners>;
