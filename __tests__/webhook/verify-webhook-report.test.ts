@@ -11,101 +11,37 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, until, type World } from '../../testkit/world/world.js';
-import { call } from '../simulator/helpers.js';
-import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiver.js';
-
-const SECRET = 'whsec-report-0123456789-abcdef';
-const PIPELINE = `name: Release
-on: workflow_dispatch
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  build_android:
-    name: Build Android
-    type: build
-    params:
-      platform: android
-  submit_ios:
-    name: Submit iOS
-    type: submit
-    needs: [build_ios]
-    params:
-      platform: ios
-`;
-/** The Android build's error, as the service would pass on text it did not write. */
-const HOSTILE_ERROR =
-  'Gradle failed <img src=x onerror=alert(1)> @octocat see [docs](https://evil.example/x) **now** | #12\n' +
-  '::warning::injected';
+import { IN_PROCESS, runStep } from '../../testkit/runner/in-process.js';
+import type { World } from '../../testkit/world/world.js';
+import {
+  deliveryVerifier,
+  failingReleaseDeliveries,
+  HOSTILE_ERROR,
+  REPORT_SECRET as SECRET,
+  type FailingDeliveries,
+  type Json,
+  type SignedDelivery as Delivery,
+} from '../../testkit/world/webhook-fixtures.js';
 
 let world: World;
-let receiver: Receiver;
 let run: WorkflowRun;
 /** Signed deliveries as the receiver got them. */
 let finishedBuild: Delivery;
 let erroredBuild: Delivery;
 let erroredSubmission: Delivery;
-
-/** A payload as parsed JSON, for reading and changing fields in tests. */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-interface Delivery {
-  body: string;
-  signature: string;
-  json: Json;
-}
+let close: FailingDeliveries['close'] | undefined;
 
 beforeAll(async () => {
-  receiver = await startReceiver(() => 200);
-  world = await createWorld({ 'release.yml': PIPELINE }, { defaultJobDurationMs: 30 });
-  for (const event of ['BUILD', 'SUBMIT'] as const)
-    world.sim.webhooks.add({
-      projectId: world.project.id,
-      event,
-      url: `${receiver.url}/${event}`,
-      secret: SECRET,
-    });
-  world.sim.setJobBehaviour('build_android', { outcome: 'failure', errorMessage: HOSTILE_ERROR });
-  world.sim.setJobBehaviour('submit_ios', {
-    outcome: 'failure',
-    errorMessage: 'App Store Connect rejected the binary.',
-  });
-  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
-    token: world.token,
-    body: { appId: world.project.id, gitRef: 'main', fileName: 'release.yml' },
-  });
-  expect(reply.status).toBe(200);
-  run = await until(() => {
-    const current = world.sim.getRun(reply.json.data.id);
-    return current?.status === 'failure' && current;
-  });
-  await world.sim.webhooks.idle();
-  const deliveries = receiver.received.map((request) => {
-    const body = request.body.toString('utf8');
-    return { body, signature: request.headers['svc-signature'] as string, json: JSON.parse(body) };
-  });
-  finishedBuild = deliveries.find((d) => d.json.buildDetailsPageUrl && d.json.status === 'finished')!;
-  erroredBuild = deliveries.find((d) => d.json.buildDetailsPageUrl && d.json.status === 'errored')!;
-  erroredSubmission = deliveries.find((d) => d.json.submissionDetailsPageUrl)!;
-  expect([finishedBuild, erroredBuild, erroredSubmission].every(Boolean)).toBe(true);
+  ({ world, run, finishedBuild, erroredBuild, erroredSubmission, close } = await failingReleaseDeliveries());
 });
 
 afterAll(async () => {
-  await world?.sim.close();
-  await receiver?.close();
+  await close?.();
 });
 
 const job = (key: string) => run.jobs.find((j) => j.key === key)!;
 
-function verify(delivery: Delivery, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  return runStep('verify-webhook', {
-    inputs: { 'webhook-secret': SECRET, signature: delivery.signature, payload: delivery.body, ...inputs },
-  });
-}
+const verify = deliveryVerifier(IN_PROCESS, SECRET);
 
 /** A delivery the service could send: `change` applied to a genuine payload, signed with the secret. */
 function signed(from: Delivery, change: (json: Json) => void): Delivery {

@@ -9,93 +9,39 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { signWebhookBody } from '../../src/webhook/signature.js';
-import { renderLog, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, until, type World } from '../../testkit/world/world.js';
-import { RELEASE } from '../../testkit/docs/workflows.js';
-import { call } from '../simulator/helpers.js';
+import { IN_PROCESS, renderLog, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import type { World } from '../../testkit/world/world.js';
+import type { Received } from '../../testkit/world/webhook-receiver.js';
 import {
-  failTwiceThenAcknowledge,
-  startReceiver,
-  type Receiver,
-  type Received,
-} from '../../testkit/world/webhook-receiver.js';
-
-const SECRET = 'whsec-e2e-0123456789-abcdef';
+  eventKey,
+  genuineReleaseDeliveries,
+  inputsVerifier,
+  printed,
+  signatureHeader as header,
+  WEBHOOK_SECRET as SECRET,
+  type GenuineDeliveries,
+} from '../../testkit/world/webhook-fixtures.js';
 
 let world: World;
-let receiver: Receiver;
 let run: WorkflowRun;
 let dir: string;
 let build: Received;
 let submission: Received;
+let bodyFile: GenuineDeliveries['bodyFile'];
+let close: GenuineDeliveries['close'] | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-webhook-e2e-'));
-  receiver = await startReceiver(failTwiceThenAcknowledge);
-  world = await createWorld(
-    { 'release.yml': RELEASE },
-    { defaultJobDurationMs: 30, webhooks: { baseIntervalMs: 20 } },
-  );
-  world.sim.webhooks.add({
-    projectId: world.project.id,
-    event: 'BUILD',
-    url: `${receiver.url}/build`,
-    secret: SECRET,
-  });
-  world.sim.webhooks.add({
-    projectId: world.project.id,
-    event: 'SUBMIT',
-    url: `${receiver.url}/submit`,
-    secret: SECRET,
-  });
-
-  const reply = await call(world.sim, 'POST', '/v2/workflows/dispatch', {
-    token: world.token,
-    body: { appId: world.project.id, gitRef: 'main', fileName: 'release.yml' },
-  });
-  expect(reply.status).toBe(200);
-  run = await until(() => {
-    const current = world.sim.getRun(reply.json.data.id);
-    return current?.status === 'success' && current;
-  });
-  await world.sim.webhooks.idle();
-  // The receiver failed twice, then acknowledged; the simulator stopped there.
-  expect(receiver.on('/build').map((q) => q.method)).toEqual(['POST', 'POST', 'POST']);
-  expect(receiver.on('/submit')).toHaveLength(3);
-  expect(world.sim.webhooks.deliveries.filter((a) => a.acknowledged)).toHaveLength(2);
-  build = receiver.on('/build')[2];
-  submission = receiver.on('/submit')[2];
+  ({ world, run, dir, build, submission, bodyFile, close } = await genuineReleaseDeliveries());
 });
 
 afterAll(async () => {
-  await world?.sim.close();
-  await receiver?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close?.();
 });
 
-let files = 0;
-function bodyFile(body: Buffer): string {
-  const path = join(dir, `payload-${++files}.json`);
-  writeFileSync(path, body);
-  return path;
-}
-
-const header = (request: Received): string => request.headers['svc-signature'] as string;
-
-function verify(inputs: Record<string, string>): Promise<ActionRun> {
-  return runStep('verify-webhook', { inputs: { 'webhook-secret': SECRET, ...inputs } });
-}
-
-/** The log without the runner's `::add-mask::` registrations (the only place a secret may appear). */
-function printed(result: ActionRun): string {
-  return (result.stdout + result.stderr).replace(/^::add-mask::.*$/gm, '');
-}
+const verify = inputsVerifier(IN_PROCESS, SECRET);
 
 /** What the user sees for a refused delivery: exit 1, one error, no outputs, no digest anywhere. */
 function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
@@ -108,12 +54,6 @@ function expectRefused(result: ActionRun, body: Buffer, message: RegExp): void {
   expect(printed(result)).not.toContain(SECRET);
   expect(result.stdout).not.toMatch(/\n\s+at /); // no stack trace
 }
-
-/** The delivery key interface v5 gives an event: the SHA-256 of `["<event>","<id>","<status>"]`. */
-const eventKey = (event: string, id: string, status: string): string =>
-  createHash('sha256')
-    .update(JSON.stringify([event, id, status]))
-    .digest('hex');
 
 describe('verify-webhook', () => {
   it('a redelivery of one event serialised differently has the same delivery-key; another status of the same build has another', async () => {
