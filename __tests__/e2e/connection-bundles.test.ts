@@ -8,14 +8,11 @@
  * - A certificate for another host name: the certificate is trusted through NODE_EXTRA_CA_CERTS,
  *   which Node reads as it starts: a setting of the step's own process.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderLog, runStep } from '../../testkit/runner/step.js';
+import { selfSignedCertificate, tlsServer } from '../../testkit/world/tls.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 
 let world: World;
@@ -25,53 +22,11 @@ beforeAll(async () => {
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/**
- * A self-signed certificate for `san` (`IP:127.0.0.1`, `DNS:svc.test`), made with openssl at test
- * time (node:crypto makes keys, not certificates); undefined where openssl is missing.
- */
-function selfSigned(san: string): { key: string; cert: string; certFile: string } | undefined {
-  try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=svc-test']
-        .concat(['-addext', `subjectAltName=${san}`])
-        .concat(['-keyout', join(CERTS, `${san}.key`), '-out', join(CERTS, `${san}.pem`)]),
-      { stdio: 'ignore' },
-    );
-    const certFile = join(CERTS, `${san}.pem`);
-    return {
-      key: readFileSync(join(CERTS, `${san}.key`), 'utf8'),
-      cert: readFileSync(certFile, 'utf8'),
-      certFile,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 const CERTS = mkdtempSync(join(tmpdir(), 'svc-tls-'));
 afterAll(() => rmSync(CERTS, { recursive: true, force: true }));
+const selfSigned = (san: string) => selfSignedCertificate(CERTS, san);
 
 const FOR_OTHER_NAME = selfSigned('DNS:svc.test');
-
-/** A TLS server on the loopback with `tls`; counts the HTTP requests that got through (none should). */
-async function tlsServer(tls: {
-  key: string;
-  cert: string;
-}): Promise<{ base: string; requests: () => number; close: () => void }> {
-  let requests = 0;
-  const server = createHttpsServer(tls, (_req, res) => {
-    requests++;
-    res.end('{}');
-  });
-  const port = await listen(server);
-  return { base: `https://127.0.0.1:${port}`, requests: () => requests, close: () => server.close() };
-}
 
 describe('a TLS failure sent nothing, and the step says so in words', () => {
   it('an https base URL on a plain-http server: wrong scheme, no dashboard, no OpenSSL text', async () => {

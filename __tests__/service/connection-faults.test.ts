@@ -7,14 +7,12 @@
  * certificate for another host name (trusted through NODE_EXTRA_CA_CERTS, a start-up setting) are
  * the end-to-end tier's (__tests__/e2e/connection-bundles.test.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderLog, runStep, runStepPost } from '../../testkit/runner/in-process.js';
+import { listen, selfSignedCertificate, tlsServer } from '../../testkit/world/tls.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 
 let world: World;
@@ -26,52 +24,10 @@ beforeEach(() => world.sim.reset());
 
 const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/**
- * A self-signed certificate for `san` (`IP:127.0.0.1`, `DNS:svc.test`), made with openssl at test
- * time (node:crypto makes keys, not certificates); undefined where openssl is missing.
- */
-function selfSigned(san: string): { key: string; cert: string; certFile: string } | undefined {
-  try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=svc-test']
-        .concat(['-addext', `subjectAltName=${san}`])
-        .concat(['-keyout', join(CERTS, `${san}.key`), '-out', join(CERTS, `${san}.pem`)]),
-      { stdio: 'ignore' },
-    );
-    const certFile = join(CERTS, `${san}.pem`);
-    return {
-      key: readFileSync(join(CERTS, `${san}.key`), 'utf8'),
-      cert: readFileSync(certFile, 'utf8'),
-      certFile,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 const CERTS = mkdtempSync(join(tmpdir(), 'svc-tls-'));
 afterAll(() => rmSync(CERTS, { recursive: true, force: true }));
+const selfSigned = (san: string) => selfSignedCertificate(CERTS, san);
 const FOR_LOOPBACK = selfSigned('IP:127.0.0.1');
-
-/** A TLS server on the loopback with `tls`; counts the HTTP requests that got through (none should). */
-async function tlsServer(tls: {
-  key: string;
-  cert: string;
-}): Promise<{ base: string; requests: () => number; close: () => void }> {
-  let requests = 0;
-  const server = createHttpsServer(tls, (_req, res) => {
-    requests++;
-    res.end('{}');
-  });
-  const port = await listen(server);
-  return { base: `https://127.0.0.1:${port}`, requests: () => requests, close: () => server.close() };
-}
 
 describe('a TLS failure sent nothing, and the step says so in words', () => {
   it('start-device-session on the wrong scheme: the post step does not warn of a session that cannot exist', async () => {
