@@ -7,6 +7,7 @@ import { runAction, type ActionRun } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { CASES, TOKEN } from '../../testkit/world/hostile-cases.js';
+import { hostileCaseInputs } from '../../testkit/world/security-fixtures.js';
 
 /**
  * Every case is checked against the input tables (unit tests); through the steps, a sample that
@@ -25,12 +26,7 @@ describe('hostile-input matrix', () => {
 
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD });
-    const base: Record<string, Record<string, string>> = {
-      'run-workflow': { ...world.api, token: TOKEN, workflow: 'e2e.yml', 'git-ref': 'main' },
-      'start-device-session': { ...world.api, token: TOKEN, platform: 'ios' },
-      'stop-device-session': { token: TOKEN, 'base-url': world.api['base-url'] },
-      'verify-webhook': {},
-    };
+    const base = hostileCaseInputs(world);
     // Batches of six (in this process the steps of a batch run one after the other).
     for (let i = 0; i < SAMPLE.length; i += 6) {
       await Promise.all(

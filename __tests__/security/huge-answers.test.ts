@@ -8,8 +8,8 @@
  * Nothing here asserts a duration: Jest's time limit is only a safety net. The figures are in
  * `npm run bench`.
  */
-import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../testkit/world/huge-answer.js';
-import { runAction, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
+import { hugeSessionStarter, resetWithHugeAnswers } from '../../testkit/world/security-fixtures.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
@@ -19,30 +19,12 @@ describe('a huge answer from the service', () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
-  beforeEach(() => {
-    world.sim.reset();
-    world.sim.setSessionBehaviour({
-      readinessDelayMs: 100,
-      extraRemoteConfigFields: hugeRemoteConfigFields(),
-    });
-  });
+  beforeEach(() => resetWithHugeAnswers(world));
   afterEach(() => {
     expect(world.sim.activeSessions()).toEqual([]);
   });
 
-  const start = (): Promise<ActionRun> =>
-    runAction({
-      inputs: {
-        command: 'start-device-session',
-        ...world.api,
-        platform: 'ios',
-        type: 'appium',
-        name: LONG_SESSION_NAME,
-        'poll-interval-seconds': '0.05',
-        // 3 s: the session is ready after 0.1 s, and handling its answer must not outlast this.
-        'timeout-minutes': '0.05',
-      },
-    });
+  const start = hugeSessionStarter(IN_PROCESS, () => world);
   const stop = async (main: ActionRun): Promise<void> => {
     const post = await runPost(main, { inputs: world.api });
     expect(post.exitCode).toBe(0);

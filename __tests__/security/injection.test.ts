@@ -9,59 +9,20 @@
  * tier's case (__tests__/e2e/security/hardening-bundles.test.ts).
  */
 import { createHmac } from 'node:crypto';
-import { runAction, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS, runAction, runPost } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { renderLog } from '../../testkit/runner/in-process.js';
-import { buildPayload, injectedCommands, secretFindings } from '../e2e/security/audit.js';
+import {
+  expectNoInjectedCommands as expectInert,
+  FAST,
+  gateRunWorkflow,
+  GATE_WORKFLOW as WORKFLOW,
+  hostile,
+  MARK,
+} from '../../testkit/world/security-fixtures.js';
+import { buildPayload, secretFindings } from '../e2e/security/audit.js';
 
-const MARK = 'PWNED';
-/** Every way a line break can smuggle a command in, each carrying MARK where the runner would act on it. */
-const HOSTILE = [
-  `safe text\n::error::${MARK} one`,
-  `\r\n::add-mask::${MARK}`,
-  `\n   ::set-output name=${MARK}::1`,
-  `\n##[error]${MARK} legacy`,
-  `\r::warning title=${MARK}::x`,
-  `\n::stop-commands::${MARK}`,
-  `\n::notice::${MARK}%0A::error::${MARK}`,
-  `\u2028::debug::${MARK}`,
-  ` mid-line ##[add-mask]${MARK}`,
-  ` ##[error title=x]${MARK} forged`,
-  ` ##[stop-commands]${MARK}stop`,
-  ` ##[save-state name=stopped]true`,
-  `\n\u0085::add-mask::${MARK}`,
-  `\n\u00a0::error::${MARK}`,
-  `\n\u3000::stop-commands::${MARK}stop2`,
-  `\r##[set-output name=${MARK}]1`,
-].join('');
-const hostile = (label: string): string => `${label} ${HOSTILE}`;
-
-const WORKFLOW = `name: Gate
-on: workflow_dispatch
-jobs:
-  build:
-    name: ${JSON.stringify(hostile('job name from the workflow file'))}
-    type: build
-  test:
-    name: Tests
-    needs: [build]
-    outputs:
-      note: ${JSON.stringify(hostile('job output'))}
-`;
-const FAST = { 'poll-interval-seconds': '0.05' };
 const SESSIONS = '/v2/device-run-sessions';
-const OUTPUT_NAMES = /^[a-z][a-z-]*$/;
-
-function expectInert(...runs: ActionRun[]): void {
-  for (const run of runs) {
-    expect(injectedCommands(run.stdout, MARK)).toEqual([]);
-    expect(injectedCommands(run.stderr, MARK)).toEqual([]);
-    for (const name of Object.keys(run.outputs)) expect(name).toMatch(OUTPUT_NAMES);
-    for (const name of Object.keys(run.env)) expect(name).toMatch(/^[A-Z][A-Z_]*$/);
-    for (const name of Object.keys(run.state)) expect(name).toMatch(OUTPUT_NAMES);
-    expect(run.summary).not.toMatch(/<script|<img|<a /i);
-  }
-}
 
 /** Replaces every string field of the `data` envelope (deeply) with a hostile one, except those kept. */
 function poison(keep: string[]): (json: unknown) => unknown {
@@ -94,18 +55,7 @@ describe('workflow-command injection', () => {
     expect(leaked).toEqual([]);
   });
 
-  const runWorkflowStep = (inputs: Record<string, string> = {}) =>
-    runAction({
-      inputs: {
-        command: 'run-workflow',
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        ...FAST,
-        ...inputs,
-      },
-      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
-    });
+  const runWorkflowStep = gateRunWorkflow(IN_PROCESS, () => world);
   const startSession = (inputs: Record<string, string> = {}) =>
     runAction({
       inputs: { command: 'start-device-session', ...world.api, platform: 'ios', ...FAST, ...inputs },

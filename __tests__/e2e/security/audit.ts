@@ -1,14 +1,12 @@
 /**
- * Checks shared by the security tests: where a secret may appear in what a step wrote, and whether
- * any line of its log could act as a workflow command. Both read stdout with the runner-like parser
- * (testkit/runner/commands.ts): lines end at CR too, `##[` counts anywhere in a line, `::` after
- * .NET white space, and a smuggled `stop-commands` makes the runner ignore the action's own masks.
+ * Checks shared by the security tests: where a secret may appear in what a step wrote (whether any
+ * line of its log could act as a workflow command is testkit/runner/injected-commands.ts's). Both read
+ * stdout with the runner-like parser (testkit/runner/commands.ts): lines end at CR too, `##[` counts
+ * anywhere in a line, `::` after .NET white space, and a smuggled `stop-commands` makes the runner
+ * ignore the action's own masks.
  */
-import { readRunnerOutput, type RunnerCommand } from '../../../testkit/runner/commands.js';
+import { readRunnerOutput } from '../../../testkit/runner/commands.js';
 import { renderLog, type ActionRun } from '../../../testkit/runner/step.js';
-
-/** Workflow commands the action itself issues (through @actions/core). */
-const OWN_COMMANDS = new Set(['add-mask', 'error', 'warning', 'notice', 'debug', 'group', 'endgroup']);
 
 /** Where `secret` appears in `run`, against the rules; an empty list means none was broken. */
 export function secretFindings(run: ActionRun, secret: string, name: string): string[] {
@@ -44,27 +42,6 @@ export function neverInFiles(run: ActionRun, secret: string, name: string): stri
   return (['output', 'env'] as const)
     .filter((file) => run.files[file].includes(secret))
     .map((file) => `${name} in the ${file} file`);
-}
-
-/**
- * Commands the runner would obey in `output` that the action did not mean to issue: any command
- * it never issues (save-state, stop-commands, set-output, ...), any in the legacy `##[` format or
- * not at the very start of its line (the action's own are `::name::` at column 0), and any own
- * command whose data was injected (an add-mask holding `marker`, or data starting with it). Read
- * twice: as the runner compares (ordinal), and with ICU-ignorable characters dropped.
- */
-export function injectedCommands(output: string, marker: string): string[] {
-  const injected = (command: RunnerCommand): boolean =>
-    !OWN_COMMANDS.has(command.name) ||
-    command.format !== '::' ||
-    !command.line.startsWith('::') ||
-    (command.name === 'add-mask' && command.data.includes(marker)) ||
-    command.data.trimStart().startsWith(marker);
-  const found = [
-    ...readRunnerOutput(output).commands,
-    ...readRunnerOutput(output, { ignorables: 'strip' }).commands,
-  ].filter(injected);
-  return [...new Set(found.map((command) => `${command.name} (${command.format}): ${command.line}`))];
 }
 
 /**

@@ -12,62 +12,22 @@
  */
 import { ONE_BUILD } from '../../../testkit/docs/workflows.js';
 import { readRunnerOutput } from '../../../testkit/runner/commands.js';
-import { renderLog, runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
+import { BUNDLES, renderLog, runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
 import { CASES, TOKEN } from '../../../testkit/world/hostile-cases.js';
-import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../../testkit/world/huge-answer.js';
+import {
+  expectNoInjectedCommands as expectInert,
+  gateRunWorkflow,
+  GATE_WORKFLOW as WORKFLOW,
+  hostile,
+  hostileCaseInputs,
+  hugeSessionStarter,
+  MARK,
+  resetWithHugeAnswers,
+} from '../../../testkit/world/security-fixtures.js';
 import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
-import { injectedCommands } from './audit.js';
 
 // injection.test.ts
-const MARK = 'PWNED';
-/** Every way a line break can smuggle a command in, each carrying MARK where the runner would act on it. */
-const HOSTILE = [
-  `safe text\n::error::${MARK} one`,
-  `\r\n::add-mask::${MARK}`,
-  `\n   ::set-output name=${MARK}::1`,
-  `\n##[error]${MARK} legacy`,
-  `\r::warning title=${MARK}::x`,
-  `\n::stop-commands::${MARK}`,
-  `\n::notice::${MARK}%0A::error::${MARK}`,
-  `\u2028::debug::${MARK}`,
-  ` mid-line ##[add-mask]${MARK}`,
-  ` ##[error title=x]${MARK} forged`,
-  ` ##[stop-commands]${MARK}stop`,
-  ` ##[save-state name=stopped]true`,
-  `\n\u0085::add-mask::${MARK}`,
-  `\n\u00a0::error::${MARK}`,
-  `\n\u3000::stop-commands::${MARK}stop2`,
-  `\r##[set-output name=${MARK}]1`,
-].join('');
-const hostile = (label: string): string => `${label} ${HOSTILE}`;
-
-const WORKFLOW = `name: Gate
-on: workflow_dispatch
-jobs:
-  build:
-    name: ${JSON.stringify(hostile('job name from the workflow file'))}
-    type: build
-  test:
-    name: Tests
-    needs: [build]
-    outputs:
-      note: ${JSON.stringify(hostile('job output'))}
-`;
-const FAST = { 'poll-interval-seconds': '0.05' };
 const RUNTIME = 'node24';
-
-const OUTPUT_NAMES = /^[a-z][a-z-]*$/;
-
-function expectInert(...runs: ActionRun[]): void {
-  for (const run of runs) {
-    expect(injectedCommands(run.stdout, MARK)).toEqual([]);
-    expect(injectedCommands(run.stderr, MARK)).toEqual([]);
-    for (const name of Object.keys(run.outputs)) expect(name).toMatch(OUTPUT_NAMES);
-    for (const name of Object.keys(run.env)) expect(name).toMatch(/^[A-Z][A-Z_]*$/);
-    for (const name of Object.keys(run.state)) expect(name).toMatch(OUTPUT_NAMES);
-    expect(run.summary).not.toMatch(/<script|<img|<a /i);
-  }
-}
 
 describe('injection.test.ts: workflow-command injection', () => {
   let world: World;
@@ -80,19 +40,7 @@ describe('injection.test.ts: workflow-command injection', () => {
     expect(leaked).toEqual([]);
   });
 
-  const runWorkflowStep = (inputs: Record<string, string> = {}) =>
-    runAction({
-      runtime: RUNTIME,
-      inputs: {
-        command: 'run-workflow',
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        ...FAST,
-        ...inputs,
-      },
-      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
-    });
+  const runWorkflowStep = gateRunWorkflow(BUNDLES, () => world, { runtime: RUNTIME });
 
   it('run-workflow: a hostile commit message, job names from the workflow file and job outputs', async () => {
     world.repo.commit({}, hostile('commit message'));
@@ -114,12 +62,7 @@ describe('hostile-inputs.test.ts: the first case of the hostile-input matrix, th
   afterAll(() => world.sim.close());
 
   it(`${label} (${command}): exit 1, one error naming the input; no request to the service`, async () => {
-    const base: Record<string, Record<string, string>> = {
-      'run-workflow': { ...world.api, token: TOKEN, workflow: 'e2e.yml', 'git-ref': 'main' },
-      'start-device-session': { ...world.api, token: TOKEN, platform: 'ios' },
-      'stop-device-session': { token: TOKEN, 'base-url': world.api['base-url'] },
-      'verify-webhook': {},
-    };
+    const base = hostileCaseInputs(world);
     const known = base[command] ?? base['run-workflow'];
     const result = await runAction({
       entry: 'main',
@@ -149,33 +92,12 @@ describe('huge-answers.test.ts: a huge answer from the service, and a signal whi
     world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
-  beforeEach(() => {
-    world.sim.reset();
-    world.sim.setSessionBehaviour({
-      readinessDelayMs: 100,
-      extraRemoteConfigFields: hugeRemoteConfigFields(),
-    });
-  });
+  beforeEach(() => resetWithHugeAnswers(world));
   afterEach(() => {
     expect(world.sim.activeSessions()).toEqual([]);
   });
 
-  const start = (onSpawn?: Parameters<typeof runAction>[0]['onSpawn']): Promise<ActionRun> =>
-    runAction({
-      runtime: RUNTIME,
-      inputs: {
-        command: 'start-device-session',
-        ...world.api,
-        platform: 'ios',
-        type: 'appium',
-        name: LONG_SESSION_NAME,
-        'poll-interval-seconds': '0.05',
-        // 3 s: the session is ready after 0.1 s, and handling its answer must not outlast this.
-        'timeout-minutes': '0.05',
-      },
-      timeoutMs: SAFETY_NET_MS,
-      onSpawn,
-    });
+  const start = hugeSessionStarter(BUNDLES, () => world, { runtime: RUNTIME, timeoutMs: SAFETY_NET_MS });
   const stop = async (main: ActionRun): Promise<void> => {
     const post = await runPost(main, { runtime: RUNTIME, inputs: world.api, timeoutMs: SAFETY_NET_MS });
     expect(post.exitCode).toBe(0);
