@@ -20,43 +20,43 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatElapsed } from '../../src/text/time.js';
 import {
+  BUNDLES,
   renderLog,
   ROOT,
   RUNTIMES,
-  runAction,
   runPost,
-  runStep,
   runStepPost,
   type ActionRun,
-  type StepOptions,
 } from '../../testkit/runner/step.js';
 import {
   apiRequests,
   createWorld,
   mutateSessionReads,
-  stopLeftSessions,
   until,
   type World,
 } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { lastSavedSession, savedSessions } from '../../testkit/world/session-state.js';
-import { call } from '../simulator/helpers.js';
+import {
+  doorInputs,
+  doorStarter,
+  earlyStarter,
+  expectMaskedFirst,
+  htmlPage as page,
+  jobEnder,
+  laterWaiter,
+  PNG_SIGNATURE,
+  readyStarter,
+  serviceSession,
+  SESSIONS,
+  sessionStarter,
+  sessionStopper,
+  START_DOORS as ACTIONS,
+  stopLeftAndReset,
+  stopSummaryRow as row,
+} from '../../testkit/world/session-fixtures.js';
 
 describe('device-session.test.ts: start-device-session, its post step, signals', () => {
-  const SESSIONS = '/v2/device-run-sessions';
-  const ACTIONS = ['start-device-session', 'root'] as const;
-  type Action = (typeof ACTIONS)[number];
-
-  /** The secret must appear only after its ::add-mask:: line, in stdout, and nowhere in a file the runner does not mask. */
-  function expectMaskedFirst(run: ActionRun, secret: string): void {
-    const maskAt = run.stdout.indexOf(`::add-mask::${secret}`);
-    expect(maskAt).toBeGreaterThanOrEqual(0);
-    expect(run.stdout.indexOf(secret)).toBe(maskAt + '::add-mask::'.length);
-    expect(run.stderr).not.toContain(secret);
-    expect(run.summary).not.toContain(secret);
-    expect(run.files.state).not.toContain(secret);
-  }
-
   let world: World;
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 120 });
@@ -69,19 +69,9 @@ describe('device-session.test.ts: start-device-session, its post step, signals',
   });
 
   /** What a workflow writes in `with:` for the given door. */
-  function withInputs(action: Action, inputs: Record<string, string>): Record<string, string> {
-    return {
-      ...(action === 'root' ? { command: 'start-device-session' } : {}),
-      ...world.api,
-      platform: 'ios',
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    };
-  }
+  const withInputs = doorInputs(() => world);
 
-  function start(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-    return runStep(action, { ...options, inputs: withInputs(action, inputs) });
-  }
+  const start = doorStarter(BUNDLES, () => world);
 
   it.each(ACTIONS)(
     '%s: agent-device on iOS: masked outputs, exported variables, state, summary; post stops it',
@@ -243,19 +233,11 @@ describe('post-step.test.ts: a signal while the post step stops the session; a r
   });
   afterEach(async () => {
     // Whatever a test left running (on purpose) is stopped here, then checked.
-    world.sim.clearFaults();
-    await stopLeftSessions(world);
-    expect(world.sim.activeSessions()).toEqual([]);
-    world.sim.reset();
+    await stopLeftAndReset(world, { checkNoneActive: true });
   });
 
   // The post step's grace after a signal is the main step's (a later step cannot change it).
-  const start = (extra: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> =>
-    runAction({
-      entry: 'start-device-session',
-      inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...extra },
-      env,
-    });
+  const start = sessionStarter(BUNDLES, () => world);
 
   test.each(['SIGINT', 'SIGTERM'] as const)(
     'a %s while the post step stops the session: the stop is still tried, then an error names the session and its URL',
@@ -343,17 +325,9 @@ describe('session-state.test.ts: state that always lets the post step start', ()
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
   afterAll(() => world.sim.close());
-  afterEach(async () => {
-    world.sim.clearFaults();
-    await stopLeftSessions(world);
-    world.sim.reset();
-  });
+  afterEach(() => stopLeftAndReset(world));
 
-  const start = (inputs: Record<string, string> = {}): Promise<ActionRun> =>
-    runAction({
-      entry: 'start-device-session',
-      inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...inputs },
-    });
+  const start = sessionStarter(BUNDLES, () => world);
 
   /** Every create answer names the session with a page URL of `length` characters. */
   function longUrls(length: number, times: number): void {
@@ -411,8 +385,6 @@ describe('session-state.test.ts: state that always lets the post step start', ()
 });
 
 describe('wait-for-device-session.test.ts: the early-start pattern, and a signal while waiting', () => {
-  const SESSIONS = '/v2/device-run-sessions';
-
   let world: World;
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 100 });
@@ -424,32 +396,10 @@ describe('wait-for-device-session.test.ts: the early-start pattern, and a signal
   });
 
   /** The first step: create the device and go on at once. */
-  function startEarly(inputs: Record<string, string> = {}) {
-    return runStep('start-device-session', {
-      inputs: { ...world.api, platform: 'ios', wait: 'false', ...inputs },
-    });
-  }
+  const startEarly = earlyStarter(BUNDLES, () => world);
 
-  /**
-   * The later step: `session-id: ${{ steps.device.outputs.session-id }}`; the job's environment carries
-   * what earlier steps wrote to GITHUB_ENV (the first step's SVC_DEVICE_SESSION_ID), and the token and
-   * service address as a workflow's `env:` would.
-   */
-  function waitLater(
-    start: ActionRun | undefined,
-    inputs: Record<string, string> = {},
-    options: StepOptions = {},
-  ) {
-    return runStep('wait-for-device-session', {
-      ...options,
-      env: { ...start?.env, SVC_TOKEN: world.token, SVC_BASE_URL: world.sim.url, ...options.env },
-      inputs: {
-        'poll-interval-seconds': '0.05',
-        ...(start ? { 'session-id': start.outputs['session-id'] } : {}),
-        ...inputs,
-      },
-    });
-  }
+  /** The later step, with the job's environment (see laterWaiter). */
+  const waitLater = laterWaiter(BUNDLES, () => world);
 
   it('the early-start pattern: outputs and environment as start-device-session gives them; post of the start stops it', async () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
@@ -564,26 +514,9 @@ describe('stop-device-session.test.ts: a running session stopped, and its job su
   afterEach(() => expect(world.sim.activeSessions()).toEqual([]));
 
   /** A session created on the service (by another job, say), made ready unless `ready` is false. */
-  async function session(name: string, ready = true): Promise<{ id: string; url: string }> {
-    const reply = await call(world.sim, 'POST', '/v2/device-run-sessions', {
-      token: world.token,
-      body: { appId: world.project.id, platform: 'ios', type: 'agent-device', name },
-    });
-    expect(reply.status).toBe(200);
-    const { id, url } = reply.json.data as { id: string; url: string };
-    if (ready) world.sim.readySession(id);
-    return { id, url };
-  }
+  const session = (name: string, ready = true) => serviceSession(world, name, ready);
 
-  function stop(sessionId: string, inputs: Record<string, string> = {}) {
-    return runStep('stop-device-session', { inputs: { ...world.api, 'session-id': sessionId, ...inputs } });
-  }
-
-  /** The cells of the summary's one-row table. */
-  function row(summary: string): string[] {
-    const line = summary.split('\n').find((l) => l.startsWith('| ') && !/^\| (Session|---)/.test(l));
-    return (line ?? '').slice(2, -2).split(' | ');
-  }
+  const stop = sessionStopper(BUNDLES, () => world);
 
   it('a running session: its name as text, its page linked, when it finished and how long it ran', async () => {
     const { id, url } = await session('Nightly @octocat <b>e2e</b>');
@@ -608,7 +541,6 @@ describe('stop-device-session.test.ts: a running session stopped, and its job su
 
 describe('controllers.test.ts: agent-device driven by the variables the bundle exported', () => {
   const AGENT_DEVICE_CLI = join(ROOT, 'node_modules', 'agent-device', 'bin', 'agent-device.mjs');
-  const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
   let world: World;
   let home: string;
@@ -629,23 +561,10 @@ describe('controllers.test.ts: agent-device driven by the variables the bundle e
     expect(world.sim.activeSessions()).toEqual([]);
   });
 
-  function inputs(given: Record<string, string>): Record<string, string> {
-    return { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...given };
-  }
-
-  async function start(given: Record<string, string>): Promise<ActionRun> {
-    const main = await runStep('start-device-session', { inputs: inputs(given) });
-    expect(main.stderr).toBe('');
-    expect(main.exitCode).toBe(0);
-    return main;
-  }
+  const start = readyStarter(BUNDLES, () => world);
 
   /** The end of the job: the post step of that step stops the session. */
-  async function endJob(main: ActionRun, given: Record<string, string>): Promise<void> {
-    const post = await runStepPost('start-device-session', main, { inputs: inputs(given) });
-    expect(post.exitCode).toBe(0);
-    expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
-  }
+  const endJob = jobEnder(BUNDLES, () => world);
 
   interface CliResult {
     code: number;
@@ -677,12 +596,6 @@ describe('controllers.test.ts: agent-device driven by the variables the bundle e
         },
       );
     });
-  }
-
-  async function page(url: string): Promise<{ status: number; html: string }> {
-    const response = await fetch(url);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    return { status: response.status, html: await response.text() };
   }
 
   it('agent-device: the CLI lists the device, opens an app, takes a screenshot, taps, closes; a wrong token is refused', async () => {

@@ -10,10 +10,14 @@
  * (__tests__/e2e/sessions-bundles.test.ts).
  */
 import { remote } from 'webdriverio';
-import { runStep, runStepPost, type ActionRun } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+import {
+  htmlPage as page,
+  jobEnder,
+  PNG_SIGNATURE,
+  readyStarter,
+} from '../../testkit/world/session-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
@@ -28,29 +32,10 @@ afterEach(() => {
   expect(world.sim.activeSessions()).toEqual([]);
 });
 
-function inputs(given: Record<string, string>): Record<string, string> {
-  return { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...given };
-}
-
-async function start(given: Record<string, string>): Promise<ActionRun> {
-  const main = await runStep('start-device-session', { inputs: inputs(given) });
-  expect(main.stderr).toBe('');
-  expect(main.exitCode).toBe(0);
-  return main;
-}
+const start = readyStarter(IN_PROCESS, () => world);
 
 /** The end of the job: the post step of that step stops the session. */
-async function endJob(main: ActionRun, given: Record<string, string>): Promise<void> {
-  const post = await runStepPost('start-device-session', main, { inputs: inputs(given) });
-  expect(post.exitCode).toBe(0);
-  expect(world.sim.getSession(main.outputs['session-id'])?.status).toBe('stopped');
-}
-
-async function page(url: string): Promise<{ status: number; html: string }> {
-  const response = await fetch(url);
-  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  return { status: response.status, html: await response.text() };
-}
+const endJob = jobEnder(IN_PROCESS, () => world);
 
 describe('the connection details lead to controllers that answer the real clients', () => {
   it('appium: webdriverio creates a session with APPIUM_CAPS, takes a screenshot, taps, deletes it', async () => {

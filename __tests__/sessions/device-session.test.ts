@@ -8,11 +8,11 @@
  * and the signals while the step waits or creates.
  */
 import {
+  IN_PROCESS,
   renderLog,
   runStep,
   runStepPost,
   type ActionRun,
-  type StepOptions,
 } from '../../testkit/runner/in-process.js';
 import {
   apiRequests,
@@ -23,20 +23,14 @@ import {
 } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { lastSavedSession, savedSessions } from '../../testkit/world/session-state.js';
-
-const SESSIONS = '/v2/device-run-sessions';
-const ACTIONS = ['start-device-session', 'root'] as const;
-type Action = (typeof ACTIONS)[number];
-
-/** The secret must appear only after its ::add-mask:: line, in stdout, and nowhere in a file the runner does not mask. */
-function expectMaskedFirst(run: ActionRun, secret: string): void {
-  const maskAt = run.stdout.indexOf(`::add-mask::${secret}`);
-  expect(maskAt).toBeGreaterThanOrEqual(0);
-  expect(run.stdout.indexOf(secret)).toBe(maskAt + '::add-mask::'.length);
-  expect(run.stderr).not.toContain(secret);
-  expect(run.summary).not.toContain(secret);
-  expect(run.files.state).not.toContain(secret);
-}
+import {
+  doorInputs,
+  doorStarter,
+  expectMaskedFirst,
+  SESSIONS,
+  START_DOORS as ACTIONS,
+  type StartDoor as Action,
+} from '../../testkit/world/session-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
@@ -50,19 +44,9 @@ afterEach(() => {
 });
 
 /** What a workflow writes in `with:` for the given door. */
-function withInputs(action: Action, inputs: Record<string, string>): Record<string, string> {
-  return {
-    ...(action === 'root' ? { command: 'start-device-session' } : {}),
-    ...world.api,
-    platform: 'ios',
-    'poll-interval-seconds': '0.05',
-    ...inputs,
-  };
-}
+const withInputs = doorInputs(() => world);
 
-function start(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-  return runStep(action, { ...options, inputs: withInputs(action, inputs) });
-}
+const start = doorStarter(IN_PROCESS, () => world);
 
 /** The post step of that step, at the end of the job: the same `with:`, its saved state. */
 function post(action: Action, main: ActionRun, inputs: Record<string, string> = {}) {

@@ -7,8 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
+import { createWorld, type World } from '../../testkit/world/world.js';
+import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
 
 let world: World;
@@ -20,18 +21,10 @@ afterAll(async () => {
 });
 afterEach(async () => {
   // Whatever a test left running (on purpose) is stopped here, then checked.
-  world.sim.clearFaults();
-  await stopLeftSessions(world);
-  expect(world.sim.activeSessions()).toEqual([]);
-  world.sim.reset();
+  await stopLeftAndReset(world, { checkNoneActive: true });
 });
 
-const start = (extra: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun> =>
-  runAction({
-    entry: 'start-device-session',
-    inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...extra },
-    env,
-  });
+const start = sessionStarter(IN_PROCESS, () => world);
 
 test('a create whose answer is lost: state says a create was in flight, and the post step warns that a session may exist', async () => {
   // The service creates the session, then the connection drops before the answer.

@@ -5,25 +5,18 @@
  * the post step's process as environment variables, and Linux refuses one over 128 KiB) needs that
  * process: the end-to-end tier's (__tests__/e2e/sessions-bundles.test.ts).
  */
-import { renderLog, runAction, runPost, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, mutateSessionReads, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
+import { createWorld, mutateSessionReads, type World } from '../../testkit/world/world.js';
+import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 50 });
 });
 afterAll(() => world.sim.close());
-afterEach(async () => {
-  world.sim.clearFaults();
-  await stopLeftSessions(world);
-  world.sim.reset();
-});
+afterEach(() => stopLeftAndReset(world));
 
-const start = (inputs: Record<string, string> = {}): Promise<ActionRun> =>
-  runAction({
-    entry: 'start-device-session',
-    inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05', ...inputs },
-  });
+const start = sessionStarter(IN_PROCESS, () => world);
 
 it('a session that carries its connection before it is ready, then times out: its credentials are masked, never in the summary', async () => {
   const previewToken = 'PreviewTok3n0001xyzAB';

@@ -5,9 +5,13 @@
  * and may still be running. A running session stopped through the built bundle is the end-to-end
  * tier's case (__tests__/e2e/sessions-bundles.test.ts).
  */
-import { runStep } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { call } from '../simulator/helpers.js';
+import {
+  serviceSession,
+  sessionStopper,
+  stopSummaryRow as row,
+} from '../../testkit/world/session-fixtures.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -20,26 +24,9 @@ beforeEach(() => world.sim.reset());
 afterEach(() => expect(world.sim.activeSessions()).toEqual([]));
 
 /** A session created on the service (by another job, say), made ready unless `ready` is false. */
-async function session(name: string, ready = true): Promise<{ id: string; url: string }> {
-  const reply = await call(world.sim, 'POST', '/v2/device-run-sessions', {
-    token: world.token,
-    body: { appId: world.project.id, platform: 'ios', type: 'agent-device', name },
-  });
-  expect(reply.status).toBe(200);
-  const { id, url } = reply.json.data as { id: string; url: string };
-  if (ready) world.sim.readySession(id);
-  return { id, url };
-}
+const session = (name: string, ready = true) => serviceSession(world, name, ready);
 
-function stop(sessionId: string, inputs: Record<string, string> = {}) {
-  return runStep('stop-device-session', { inputs: { ...world.api, 'session-id': sessionId, ...inputs } });
-}
-
-/** The cells of the summary's one-row table. */
-function row(summary: string): string[] {
-  const line = summary.split('\n').find((l) => l.startsWith('| ') && !/^\| (Session|---)/.test(l));
-  return (line ?? '').slice(2, -2).split(' | ');
-}
+const stop = sessionStopper(IN_PROCESS, () => world);
 
 describe('stop-device-session job summary', () => {
   it('the times are the service’s: finished and ran for, from startedAt and finishedAt', async () => {

@@ -8,17 +8,15 @@
  * (__tests__/e2e/sessions-bundles.test.ts).
  */
 import {
+  IN_PROCESS,
   readActionYaml,
   renderLog,
   runStep,
   runStepPost,
-  type ActionRun,
-  type StepOptions,
 } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
-
-const SESSIONS = '/v2/device-run-sessions';
+import { earlyStarter, laterWaiter, SESSIONS } from '../../testkit/world/session-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
@@ -31,32 +29,10 @@ afterEach(() => {
 });
 
 /** The first step: create the device and go on at once. */
-function startEarly(inputs: Record<string, string> = {}) {
-  return runStep('start-device-session', {
-    inputs: { ...world.api, platform: 'ios', wait: 'false', ...inputs },
-  });
-}
+const startEarly = earlyStarter(IN_PROCESS, () => world);
 
-/**
- * The later step: `session-id: ${{ steps.device.outputs.session-id }}`; the job's environment carries
- * what earlier steps wrote to GITHUB_ENV (the first step's SVC_DEVICE_SESSION_ID), and the token and
- * service address as a workflow's `env:` would.
- */
-function waitLater(
-  start: ActionRun | undefined,
-  inputs: Record<string, string> = {},
-  options: StepOptions = {},
-) {
-  return runStep('wait-for-device-session', {
-    ...options,
-    env: { ...start?.env, SVC_TOKEN: world.token, SVC_BASE_URL: world.sim.url, ...options.env },
-    inputs: {
-      'poll-interval-seconds': '0.05',
-      ...(start ? { 'session-id': start.outputs['session-id'] } : {}),
-      ...inputs,
-    },
-  });
-}
+/** The later step, with the job's environment (see laterWaiter). */
+const waitLater = laterWaiter(IN_PROCESS, () => world);
 
 describe('wait-for-device-session', () => {
   it('masks the connection credentials before writing them anywhere', async () => {
