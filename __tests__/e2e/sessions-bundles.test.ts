@@ -55,18 +55,15 @@ import {
   stopLeftAndReset,
   stopSummaryRow as row,
 } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 describe('device-session.test.ts: start-device-session, its post step, signals', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 120 });
   });
-  afterAll(() => world.sim.close());
-  beforeEach(() => world.sim.reset());
-  afterEach(() => {
-    // The promise users rely on: whatever happened, no device is left running.
-    expect(world.sim.activeSessions()).toEqual([]);
-  });
+  // After each test: whatever happened, no device is left running.
+  sharedWorldHooks(() => world);
 
   /** What a workflow writes in `with:` for the given door. */
   const withInputs = doorInputs(() => world);
@@ -228,12 +225,10 @@ describe('post-step.test.ts: a signal while the post step stops the session; a r
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
-  afterAll(async () => {
-    await world.sim.close();
-  });
-  afterEach(async () => {
+  sharedWorldHooks(() => world, {
+    beforeEachTest: null,
     // Whatever a test left running (on purpose) is stopped here, then checked.
-    await stopLeftAndReset(world, { checkNoneActive: true });
+    afterEachTest: (shared) => stopLeftAndReset(shared, { checkNoneActive: true }),
   });
 
   // The post step's grace after a signal is the main step's (a later step cannot change it).
@@ -324,8 +319,7 @@ describe('session-state.test.ts: state that always lets the post step start', ()
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
-  afterAll(() => world.sim.close());
-  afterEach(() => stopLeftAndReset(world));
+  sharedWorldHooks(() => world, { beforeEachTest: null, afterEachTest: stopLeftAndReset });
 
   const start = sessionStarter(BUNDLES, () => world);
 
@@ -389,11 +383,8 @@ describe('wait-for-device-session.test.ts: the early-start pattern, and a signal
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 100 });
   });
-  afterAll(() => world.sim.close());
-  beforeEach(() => world.sim.reset());
-  afterEach(() => {
-    expect(world.sim.activeSessions()).toEqual([]);
-  });
+  // After each test: whatever happened, no device is left running.
+  sharedWorldHooks(() => world);
 
   /** The first step: create the device and go on at once. */
   const startEarly = earlyStarter(BUNDLES, () => world);
@@ -509,9 +500,7 @@ describe('stop-device-session.test.ts: a running session stopped, and its job su
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 60_000 });
   });
-  afterAll(() => world.sim.close());
-  beforeEach(() => world.sim.reset());
-  afterEach(() => expect(world.sim.activeSessions()).toEqual([]));
+  sharedWorldHooks(() => world);
 
   /** A session created on the service (by another job, say), made ready unless `ready` is false. */
   const session = (name: string, ready = true) => serviceSession(world, name, ready);
@@ -552,14 +541,8 @@ describe('controllers.test.ts: agent-device driven by the variables the bundle e
     // The agent-device CLI keeps its state and logs under HOME: a throw-away one.
     home = await mkdtemp(join(tmpdir(), 'svc-controllers-'));
   });
-  afterAll(async () => {
-    await world.sim.close();
-    await rm(home, { recursive: true, force: true });
-  });
-  beforeEach(() => world.sim.reset());
-  afterEach(() => {
-    expect(world.sim.activeSessions()).toEqual([]);
-  });
+  afterAll(() => rm(home, { recursive: true, force: true }));
+  sharedWorldHooks(() => world);
 
   const start = readyStarter(BUNDLES, () => world);
 

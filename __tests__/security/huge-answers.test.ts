@@ -12,17 +12,14 @@ import { IN_PROCESS, runPost, type ActionRun } from '../../testkit/runner/in-pro
 import { hugeSessionStarter, resetWithHugeAnswers } from '../../testkit/world/security-fixtures.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 describe('a huge answer from the service', () => {
   let world: World;
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
-  afterAll(() => world.sim.close());
-  beforeEach(() => resetWithHugeAnswers(world));
-  afterEach(() => {
-    expect(world.sim.activeSessions()).toEqual([]);
-  });
+  sharedWorldHooks(() => world, { beforeEachTest: resetWithHugeAnswers });
 
   const start = hugeSessionStarter(IN_PROCESS, () => world);
   const stop = async (main: ActionRun): Promise<void> => {

@@ -18,6 +18,7 @@ import {
   PNG_SIGNATURE,
   readyStarter,
 } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
@@ -26,11 +27,8 @@ beforeAll(async () => {
     { readinessDelayMs: 50 },
   );
 });
-afterAll(() => world.sim.close());
-beforeEach(() => world.sim.reset());
-afterEach(() => {
-  expect(world.sim.activeSessions()).toEqual([]);
-});
+// After each test: whatever happened, no device is left running.
+sharedWorldHooks(() => world);
 
 const start = readyStarter(IN_PROCESS, () => world);
 

@@ -31,17 +31,14 @@ import {
   START_DOORS as ACTIONS,
   type StartDoor as Action,
 } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 20 });
 });
-afterAll(() => world.sim.close());
-beforeEach(() => world.sim.reset());
-afterEach(() => {
-  // The promise users rely on: whatever happened, no device is left running.
-  expect(world.sim.activeSessions()).toEqual([]);
-});
+// After each test: whatever happened, no device is left running.
+sharedWorldHooks(() => world);
 
 /** What a workflow writes in `with:` for the given door. */
 const withInputs = doorInputs(() => world);

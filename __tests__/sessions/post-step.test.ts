@@ -11,17 +11,16 @@ import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 50 });
 });
-afterAll(async () => {
-  await world.sim.close();
-});
-afterEach(async () => {
+sharedWorldHooks(() => world, {
+  beforeEachTest: null,
   // Whatever a test left running (on purpose) is stopped here, then checked.
-  await stopLeftAndReset(world, { checkNoneActive: true });
+  afterEachTest: (shared) => stopLeftAndReset(shared, { checkNoneActive: true }),
 });
 
 const start = sessionStarter(IN_PROCESS, () => world);

@@ -8,13 +8,13 @@
 import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
 import { createWorld, mutateSessionReads, type World } from '../../testkit/world/world.js';
 import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 50 });
 });
-afterAll(() => world.sim.close());
-afterEach(() => stopLeftAndReset(world));
+sharedWorldHooks(() => world, { beforeEachTest: null, afterEachTest: stopLeftAndReset });
 
 const start = sessionStarter(IN_PROCESS, () => world);
 

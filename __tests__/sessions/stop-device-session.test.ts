@@ -12,6 +12,7 @@ import {
   sessionStopper,
   stopSummaryRow as row,
 } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -19,9 +20,7 @@ let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 60_000 });
 });
-afterAll(() => world.sim.close());
-beforeEach(() => world.sim.reset());
-afterEach(() => expect(world.sim.activeSessions()).toEqual([]));
+sharedWorldHooks(() => world);
 
 /** A session created on the service (by another job, say), made ready unless `ready` is false. */
 const session = (name: string, ready = true) => serviceSession(world, name, ready);

@@ -17,16 +17,14 @@ import {
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { earlyStarter, laterWaiter, SESSIONS } from '../../testkit/world/session-fixtures.js';
+import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({ 'e2e.yml': ONE_BUILD }, { readinessDelayMs: 20 });
 });
-afterAll(() => world.sim.close());
-beforeEach(() => world.sim.reset());
-afterEach(() => {
-  expect(world.sim.activeSessions()).toEqual([]);
-});
+// After each test: whatever happened, no device is left running.
+sharedWorldHooks(() => world);
 
 /** The first step: create the device and go on at once. */
 const startEarly = earlyStarter(IN_PROCESS, () => world);

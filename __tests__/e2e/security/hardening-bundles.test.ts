@@ -25,6 +25,7 @@ import {
   resetWithHugeAnswers,
 } from '../../../testkit/world/security-fixtures.js';
 import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
+import { sharedWorldHooks } from '../../../testkit/world/world-hooks.js';
 
 // injection.test.ts
 const RUNTIME = 'node24';
@@ -91,11 +92,7 @@ describe('huge-answers.test.ts: a huge answer from the service, and a signal whi
   beforeAll(async () => {
     world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
-  afterAll(() => world.sim.close());
-  beforeEach(() => resetWithHugeAnswers(world));
-  afterEach(() => {
-    expect(world.sim.activeSessions()).toEqual([]);
-  });
+  sharedWorldHooks(() => world, { beforeEachTest: resetWithHugeAnswers });
 
   const start = hugeSessionStarter(BUNDLES, () => world, { runtime: RUNTIME, timeoutMs: SAFETY_NET_MS });
   const stop = async (main: ActionRun): Promise<void> => {
