@@ -52,7 +52,8 @@ import {
   sessionStarter,
   sessionStopper,
   START_DOORS as ACTIONS,
-  stopLeftAndReset,
+  STOP_LEFT,
+  STOP_LEFT_CHECKED,
   stopSummaryRow as row,
 } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
@@ -225,11 +226,8 @@ describe('post-step.test.ts: a signal while the post step stops the session; a r
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
-  sharedWorldHooks(() => world, {
-    beforeEachTest: null,
-    // Whatever a test left running (on purpose) is stopped here, then checked.
-    afterEachTest: (shared) => stopLeftAndReset(shared, { checkNoneActive: true }),
-  });
+  // Whatever a test left running (on purpose) is stopped here, then checked.
+  sharedWorldHooks(() => world, STOP_LEFT_CHECKED);
 
   // The post step's grace after a signal is the main step's (a later step cannot change it).
   const start = sessionStarter(BUNDLES, () => world);
@@ -319,7 +317,7 @@ describe('session-state.test.ts: state that always lets the post step start', ()
   beforeAll(async () => {
     world = await createWorld({}, { readinessDelayMs: 50 });
   });
-  sharedWorldHooks(() => world, { beforeEachTest: null, afterEachTest: stopLeftAndReset });
+  sharedWorldHooks(() => world, STOP_LEFT);
 
   const start = sessionStarter(BUNDLES, () => world);
 

@@ -10,13 +10,14 @@
  */
 import { createHmac } from 'node:crypto';
 import { IN_PROCESS, runAction, runPost } from '../../testkit/runner/in-process.js';
-import { createWorld, type World } from '../../testkit/world/world.js';
+import type { World } from '../../testkit/world/world.js';
 import { renderLog } from '../../testkit/runner/in-process.js';
 import {
+  closeLeavingNoSession,
   expectNoInjectedCommands as expectInert,
   FAST,
   gateRunWorkflow,
-  GATE_WORKFLOW as WORKFLOW,
+  gateWorld,
   hostile,
   MARK,
 } from '../../testkit/world/security-fixtures.js';
@@ -47,13 +48,9 @@ function poison(keep: string[]): (json: unknown) => unknown {
 describe('workflow-command injection', () => {
   let world: World;
   beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': WORKFLOW }, { readinessDelayMs: 80, defaultJobDurationMs: 40 });
+    world = await gateWorld();
   });
-  afterEach(async () => {
-    const leaked = world.sim.activeSessions();
-    await world.sim.close();
-    expect(leaked).toEqual([]);
-  });
+  afterEach(() => closeLeavingNoSession(world));
 
   const runWorkflowStep = gateRunWorkflow(IN_PROCESS, () => world);
   const startSession = (inputs: Record<string, string> = {}) =>

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
+import { sessionStarter, STOP_LEFT_CHECKED } from '../../testkit/world/session-fixtures.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
@@ -17,11 +17,8 @@ let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 50 });
 });
-sharedWorldHooks(() => world, {
-  beforeEachTest: null,
-  // Whatever a test left running (on purpose) is stopped here, then checked.
-  afterEachTest: (shared) => stopLeftAndReset(shared, { checkNoneActive: true }),
-});
+// Whatever a test left running (on purpose) is stopped here, then checked.
+sharedWorldHooks(() => world, STOP_LEFT_CHECKED);
 
 const start = sessionStarter(IN_PROCESS, () => world);
 

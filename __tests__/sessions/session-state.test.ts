@@ -7,14 +7,14 @@
  */
 import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
 import { createWorld, mutateSessionReads, type World } from '../../testkit/world/world.js';
-import { sessionStarter, stopLeftAndReset } from '../../testkit/world/session-fixtures.js';
+import { sessionStarter, STOP_LEFT } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
 
 let world: World;
 beforeAll(async () => {
   world = await createWorld({}, { readinessDelayMs: 50 });
 });
-sharedWorldHooks(() => world, { beforeEachTest: null, afterEachTest: stopLeftAndReset });
+sharedWorldHooks(() => world, STOP_LEFT);
 
 const start = sessionStarter(IN_PROCESS, () => world);
 

@@ -11,7 +11,7 @@ import { injectedCommands } from '../runner/injected-commands.js';
 import type { ActionRun, RunOptions, StepRunners } from '../runner/step.js';
 import { TOKEN } from './hostile-cases.js';
 import { hugeRemoteConfigFields, LONG_SESSION_NAME } from './huge-answer.js';
-import type { World } from './world.js';
+import { createWorld, type World } from './world.js';
 
 /** What the runner would act on, were a smuggled command obeyed. */
 export const MARK = 'PWNED';
@@ -67,6 +67,18 @@ export function expectNoInjectedCommands(...runs: ActionRun[]): void {
     for (const name of Object.keys(run.state)) expect(name).toMatch(OUTPUT_NAMES);
     expect(run.summary).not.toMatch(/<script|<img|<a /i);
   }
+}
+
+/** A world of its own for an injection test: gate.yml, sessions ready after 80 ms, jobs of 40 ms. */
+export function gateWorld(): Promise<World> {
+  return createWorld({ 'gate.yml': GATE_WORKFLOW }, { readinessDelayMs: 80, defaultJobDurationMs: 40 });
+}
+
+/** Closes a test's own world, then checks that the test left no device running. */
+export async function closeLeavingNoSession(world: World): Promise<void> {
+  const leaked = world.sim.activeSessions();
+  await world.sim.close();
+  expect(leaked).toEqual([]);
 }
 
 /** run-workflow (through the root action) on gate.yml, with debug logging and short request timeouts. */

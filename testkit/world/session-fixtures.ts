@@ -8,6 +8,7 @@
 import { expect } from '@jest/globals';
 import type { ActionRun, StepOptions, StepRunners } from '../runner/step.js';
 import { stopLeftSessions, type World } from './world.js';
+import type { SharedWorldHooks } from './world-hooks.js';
 
 /** The service's device-session route. */
 export const SESSIONS = '/v2/device-run-sessions';
@@ -72,6 +73,17 @@ export async function stopLeftAndReset(world: World, { checkNoneActive = false }
   if (checkNoneActive) expect(world.sim.activeSessions()).toEqual([]);
   world.sim.reset();
 }
+
+/** sharedWorldHooks' options for tests that leave sessions running on purpose: stopLeftAndReset after each. */
+export const STOP_LEFT: SharedWorldHooks = {
+  beforeEachTest: null,
+  afterEachTest: (world) => stopLeftAndReset(world),
+};
+/** The same, then checked: no session is active any more. */
+export const STOP_LEFT_CHECKED: SharedWorldHooks = {
+  beforeEachTest: null,
+  afterEachTest: (world) => stopLeftAndReset(world, { checkNoneActive: true }),
+};
 
 /** The first step of the early-start pattern: create the device and go on at once (`wait: false`). */
 export function earlyStarter(

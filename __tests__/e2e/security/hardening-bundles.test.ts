@@ -15,9 +15,10 @@ import { readRunnerOutput } from '../../../testkit/runner/commands.js';
 import { BUNDLES, renderLog, runAction, runPost, type ActionRun } from '../../../testkit/runner/step.js';
 import { CASES, TOKEN } from '../../../testkit/world/hostile-cases.js';
 import {
+  closeLeavingNoSession,
   expectNoInjectedCommands as expectInert,
   gateRunWorkflow,
-  GATE_WORKFLOW as WORKFLOW,
+  gateWorld,
   hostile,
   hostileCaseInputs,
   hugeSessionStarter,
@@ -33,13 +34,9 @@ const RUNTIME = 'node24';
 describe('injection.test.ts: workflow-command injection', () => {
   let world: World;
   beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': WORKFLOW }, { readinessDelayMs: 80, defaultJobDurationMs: 40 });
+    world = await gateWorld();
   });
-  afterEach(async () => {
-    const leaked = world.sim.activeSessions();
-    await world.sim.close();
-    expect(leaked).toEqual([]);
-  });
+  afterEach(() => closeLeavingNoSession(world));
 
   const runWorkflowStep = gateRunWorkflow(BUNDLES, () => world, { runtime: RUNTIME });
 
