@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import {
+  BUNDLES,
   ROOT,
   renderLog,
   runAction,
@@ -31,6 +32,29 @@ import { structure } from '../../testkit/docs/markdown-structure.js';
 import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import { shortHash } from '../../src/github/comment-body.js';
+import {
+  STATUSES_PIPELINE,
+  closeGitHubWorld,
+  createGitHubWorld,
+  createSyncWorld,
+  createTrustWorld,
+  dispatchAndLeaveStep,
+  lastStatus,
+  pullRequestOnHead,
+  statusSequences,
+  statusWords,
+  resetSyncWorld,
+  statusPostsTo,
+  statusesGate,
+  syncStatusesStep,
+  untilRunEnded,
+  type GitHubWorld,
+  type SyncWorld,
+  resetStatusesWorld,
+  trustGate,
+  warningTexts,
+  type TrustWorld,
+} from '../../testkit/world/run-fixtures.js';
 
 describe('messages (__tests__/runs/messages.test.ts)', () => {
   const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -347,75 +371,31 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
 });
 
 describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
-  const PIPELINE = workflow('Pipeline', {
-    build: { type: 'build' },
-    e2e: { needs: ['build'] },
-    report: { needs: ['e2e'] },
-  });
-  /** The merge commit GITHUB_SHA names on a pull request: statuses never go there. */
-  const MERGE_SHA = 'feedface'.repeat(5);
-
+  let fixture: GitHubWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
   beforeAll(async () => {
-    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'statuses-'));
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({ pull_request: { number: 7, head: { sha: world.repo.headSha } } }),
+    fixture = await createGitHubWorld(
+      { 'pipeline.yml': STATUSES_PIPELINE },
+      { defaultJobDurationMs: 40 },
+      'statuses-',
+      pullRequestOnHead(7),
     );
+    ({ world, github } = fixture);
   });
-  afterAll(async () => {
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    world.sim.reset();
-    github.statuses.length = 0;
-    github.requests.length = 0;
-  });
+  afterAll(() => closeGitHubWorld(fixture));
+  beforeEach(() => resetStatusesWorld(fixture));
 
   function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void) {
-    return runStep('run-workflow', {
-      inputs: {
-        ...world.api,
-        workflow: 'pipeline.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        'commit-statuses': 'true',
-        'github-token': 'ghs_statusesToken0123456789',
-        ...inputs,
-      },
-      env: {
-        GITHUB_API_URL: github.url,
-        GITHUB_REPOSITORY: 'acme/app',
-        GITHUB_SHA: MERGE_SHA,
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: join(dir, 'event.json'),
-      },
-      onSpawn,
-    });
+    return statusesGate(BUNDLES, fixture, inputs, onSpawn);
   }
   /** Each context's states in the order posted. */
-  function sequences(): Record<string, string[]> {
-    const out: Record<string, string[]> = {};
-    for (const status of github.statuses) (out[status.context] ??= []).push(status.state);
-    return out;
-  }
-  const last = (context: string) => github.statuses.filter((status) => status.context === context).at(-1);
+  const sequences = (): Record<string, string[]> => statusSequences(github);
+  const last = (context: string) => lastStatus(github, context);
   /** The last status of `context`, its description as words (without the `[svc:<run id>]` marker). */
   const lastSaid = (context: string) => {
     const status = last(context);
-    return (
-      status && {
-        state: status.state,
-        description: (status.description ?? '').replace(/ \[svc:[^\]]+\]$/, ''),
-      }
-    );
+    return status && { state: status.state, description: statusWords(status.description) };
   };
 
   it('a run that succeeds: pending, then success, for the run and each job, on the commit the run is of', async () => {
@@ -477,77 +457,27 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
 });
 
 describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
-  const PIPELINE = workflow(
-    'Pipeline',
-    { build: { type: 'build' }, e2e: { needs: ['build'] }, report: { needs: ['e2e'] } },
-    { platform: { type: 'string', required: false } },
-  );
-  const GITHUB_RUN = '777';
-  const TOKEN = 'ghs_statusesToken0123456789';
-
+  let fixture: TrustWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
   /** The pull request's head commit (main), and another commit on branch `release`. */
   let head: string;
   let release: string;
   beforeAll(async () => {
-    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
-    head = world.repo.headSha;
-    release = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Release branch', 'release');
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'status-trust-'));
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
-    );
+    fixture = await createTrustWorld(40);
+    ({ world, github, head, release } = fixture);
   });
-  afterAll(async () => {
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    world.sim.reset();
-    github.statuses.length = 0;
-    github.requests.length = 0;
-    github.comments.length = 0;
-    github.failStatusesWith = undefined;
-    github.nextStatusAnswers = [];
-  });
+  afterAll(() => closeGitHubWorld(fixture));
+  beforeEach(() => resetStatusesWorld(fixture));
 
   function gate(
     inputs: Record<string, string>,
     options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
   ): Promise<ActionRun> {
-    return runStep('run-workflow', {
-      inputs: {
-        ...world.api,
-        workflow: 'pipeline.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        'commit-statuses': 'true',
-        'github-token': TOKEN,
-        ...inputs,
-      },
-      env: {
-        GITHUB_API_URL: github.url,
-        GITHUB_REPOSITORY: 'acme/app',
-        GITHUB_SHA: 'feedface'.repeat(5),
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: join(dir, 'event.json'),
-        GITHUB_SERVER_URL: 'https://github.example',
-        GITHUB_RUN_ID: GITHUB_RUN,
-        GITHUB_RUN_ATTEMPT: '1',
-        ...options.env,
-      },
-      onSpawn: options.onSpawn,
-    });
+    return trustGate(BUNDLES, fixture, inputs, options);
   }
   /** The texts of the step's warning annotations, as GitHub shows them. */
-  const warnings = (run: ActionRun) =>
-    run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+  const warnings = warningTexts;
 
   it('run-workflow with an explicit git-ref: the statuses go on that ref’s commit, not on the pull request’s head', async () => {
     const run = await gate({ 'git-ref': 'release' });
@@ -618,72 +548,22 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
 });
 
 describe('sync-statuses (__tests__/runs/sync-statuses.test.ts)', () => {
-  const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
-  const TOKEN = 'ghs_syncToken0123456789';
-
+  let fixture: SyncWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
   let head: string;
   beforeAll(async () => {
-    world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 40 });
-    head = world.repo.headSha;
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'sync-statuses-'));
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
-    );
+    fixture = await createSyncWorld(40);
+    ({ world, github, head } = fixture);
   });
-  afterAll(async () => {
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  beforeEach(() => {
-    world.sim.reset();
-    github.statuses.length = 0;
-    github.requests.length = 0;
-    github.pullRequests = [];
-    github.addPullRequest({ number: 7, head });
-  });
+  afterAll(() => closeGitHubWorld(fixture));
+  beforeEach(() => resetSyncWorld(fixture));
 
-  const env = (event = 'pull_request'): Record<string, string> => ({
-    GITHUB_API_URL: github.url,
-    GITHUB_REPOSITORY: 'acme/app',
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    GITHUB_RUN_ID: '901',
-    GITHUB_RUN_ATTEMPT: '1',
-  });
   /** The gate that leaves: dispatch, one read, pending statuses, exit. */
-  function dispatchAndLeave(): Promise<ActionRun> {
-    return runStep('run-workflow', {
-      inputs: {
-        ...world.api,
-        workflow: 'pipeline.yml',
-        wait: 'false',
-        'commit-statuses': 'true',
-        'github-token': TOKEN,
-      },
-      env: env(),
-    });
-  }
-  function sync(): Promise<ActionRun> {
-    return runStep('sync-statuses', {
-      inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': TOKEN },
-      env: { ...env('schedule'), GITHUB_RUN_ID: '902' },
-    });
-  }
-  const posts = () =>
-    github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
-  const runEnded = (runId: string) =>
-    until(() =>
-      world.sim
-        .runs()
-        .find((run) => run.id === runId && ['success', 'failure', 'canceled'].includes(run.status)),
-    );
+  const dispatchAndLeave = (): Promise<ActionRun> => dispatchAndLeaveStep(BUNDLES, fixture);
+  const sync = (): Promise<ActionRun> => syncStatusesStep(BUNDLES, fixture);
+  const posts = () => statusPostsTo(github);
+  const runEnded = (runId: string) => untilRunEnded(world, runId);
 
   it('a run still going stays pending; once it has ended, each context gets its final state (jobs seen since included)', async () => {
     // The build runs until the test ends it: the first sync sees the run going, whatever the load.

@@ -8,90 +8,54 @@
  * __tests__/e2e/runs-bundles.test.ts: a run that succeeds, and a cancelled step (SIGINT, which needs
  * a process of the step's own).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
+import { IN_PROCESS, runStep } from '../../testkit/runner/in-process.js';
+import { apiRequests, until, type World } from '../../testkit/world/world.js';
 import { followRunInProcess } from './follow.js';
 import { workflow } from '../../testkit/docs/workflows.js';
-import { GitHubStandIn } from '../../simulator/index.js';
+import type { GitHubStandIn } from '../../simulator/index.js';
+import {
+  STATUSES_PIPELINE as PIPELINE,
+  closeGitHubWorld,
+  createGitHubWorld,
+  lastStatus,
+  mergeCommitEnv,
+  pullRequestOnHead,
+  resetStatusesWorld,
+  statusSequences,
+  statusWords as words,
+  statusesGate,
+  warningTexts as warningsOf,
+  type GitHubWorld,
+} from '../../testkit/world/run-fixtures.js';
 
-const PIPELINE = workflow('Pipeline', {
-  build: { type: 'build' },
-  e2e: { needs: ['build'] },
-  report: { needs: ['e2e'] },
-});
 const RELEASE = workflow('Release', { approve: { type: 'require-approval' }, ship: { needs: ['approve'] } });
-/** The merge commit GITHUB_SHA names on a pull request: statuses never go there. */
-const MERGE_SHA = 'feedface'.repeat(5);
 
+let fixture: GitHubWorld;
 let world: World;
 let github: GitHubStandIn;
-let dir: string;
 beforeAll(async () => {
-  world = await createWorld(
+  fixture = await createGitHubWorld(
     { 'pipeline.yml': PIPELINE, 'release.yml': RELEASE },
     { defaultJobDurationMs: 10 },
+    'statuses-',
+    pullRequestOnHead(7),
   );
-  github = new GitHubStandIn();
-  await github.start();
-  dir = mkdtempSync(join(tmpdir(), 'statuses-'));
-  writeFileSync(
-    join(dir, 'event.json'),
-    JSON.stringify({ pull_request: { number: 7, head: { sha: world.repo.headSha } } }),
-  );
+  ({ world, github } = fixture);
 });
-afterAll(async () => {
-  await world.sim.close();
-  await github.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  world.sim.reset();
-  github.statuses.length = 0;
-  github.requests.length = 0;
-  github.failStatusesWith = undefined;
-});
+afterAll(() => closeGitHubWorld(fixture));
+beforeEach(() => resetStatusesWorld(fixture));
 
-const env = (): Record<string, string> => ({
-  GITHUB_API_URL: github.url,
-  GITHUB_REPOSITORY: 'acme/app',
-  GITHUB_SHA: MERGE_SHA,
-  GITHUB_EVENT_NAME: 'pull_request',
-  GITHUB_EVENT_PATH: join(dir, 'event.json'),
-});
+const env = (): Record<string, string> => mergeCommitEnv(fixture);
 
 function gate(inputs: Record<string, string>) {
-  return runStep('run-workflow', {
-    inputs: {
-      ...world.api,
-      workflow: 'pipeline.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-      'commit-statuses': 'true',
-      'github-token': 'ghs_statusesToken0123456789',
-      ...inputs,
-    },
-    env: env(),
-  });
+  return statusesGate(IN_PROCESS, fixture, inputs);
 }
-
-/** The texts of the step's warning annotations, as GitHub shows them. */
-const warningsOf = (run: ActionRun): string[] =>
-  run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
 
 /** Each context's states in the order posted. */
-function sequences(): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const status of github.statuses) (out[status.context] ??= []).push(status.state);
-  return out;
-}
+const sequences = (): Record<string, string[]> => statusSequences(github);
 
-const last = (context: string) => github.statuses.filter((status) => status.context === context).at(-1);
+const last = (context: string) => lastStatus(github, context);
 
-/** A description's words, without the marker every status ends with (`[svc:<run id>]`). */
-const words = (description: string | undefined) => (description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
 /** The last status of `context`, its description as words. */
 const lastSaid = (context: string) => {
   const status = last(context);

@@ -10,95 +10,52 @@
  * commit, and the cases that need a process of the step's own (two legs at once; GitHub unreachable,
  * or failing, when the step is cancelled with SIGINT).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, until, type World } from '../../testkit/world/world.js';
+import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import { until, type World } from '../../testkit/world/world.js';
 import { followRunInProcess } from './follow.js';
 import { workflow } from '../../testkit/docs/workflows.js';
-import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
+import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
+import {
+  STATUSES_TOKEN as TOKEN,
+  TRUST_GITHUB_RUN as GITHUB_RUN,
+  closeGitHubWorld,
+  createTrustWorld,
+  resetStatusesWorld,
+  statusPostsTo,
+  statusWords,
+  trustEnv,
+  trustGate,
+  warningTexts as warnings,
+  type TrustWorld,
+} from '../../testkit/world/run-fixtures.js';
 
-const PIPELINE = workflow(
-  'Pipeline',
-  { build: { type: 'build' }, e2e: { needs: ['build'] }, report: { needs: ['e2e'] } },
-  { platform: { type: 'string', required: false } },
-);
-const GITHUB_RUN = '777';
 const OTHER_SERVICE_RUN = '0b0b0b0b-0000-4000-8000-000000000001';
 
+let fixture: TrustWorld;
 let world: World;
 let github: GitHubStandIn;
-let dir: string;
 /** The pull request's head commit (main), and another commit on branch `release`. */
 let head: string;
 let release: string;
 beforeAll(async () => {
-  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 10 });
-  head = world.repo.headSha;
-  release = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Release branch', 'release');
-  github = new GitHubStandIn();
-  await github.start();
-  dir = mkdtempSync(join(tmpdir(), 'status-trust-'));
-  writeFileSync(
-    join(dir, 'event.json'),
-    JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
-  );
+  fixture = await createTrustWorld(10);
+  ({ world, github, head, release } = fixture);
 });
-afterAll(async () => {
-  await world.sim.close();
-  await github.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  world.sim.reset();
-  github.statuses.length = 0;
-  github.requests.length = 0;
-  github.comments.length = 0;
-  github.failStatusesWith = undefined;
-  github.nextStatusAnswers = [];
-});
+afterAll(() => closeGitHubWorld(fixture));
+beforeEach(() => resetStatusesWorld(fixture));
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  GITHUB_API_URL: github.url,
-  GITHUB_REPOSITORY: 'acme/app',
-  GITHUB_SHA: 'feedface'.repeat(5),
-  GITHUB_EVENT_NAME: 'pull_request',
-  GITHUB_EVENT_PATH: join(dir, 'event.json'),
-  GITHUB_SERVER_URL: 'https://github.example',
-  GITHUB_RUN_ID: GITHUB_RUN,
-  GITHUB_RUN_ATTEMPT: '1',
-  ...extra,
-});
-
-const TOKEN = 'ghs_statusesToken0123456789';
+const env = (extra: Record<string, string> = {}): Record<string, string> => trustEnv(fixture, extra);
 
 function gate(
   inputs: Record<string, string>,
   options: { env?: Record<string, string> } = {},
 ): Promise<ActionRun> {
-  return runStep('run-workflow', {
-    inputs: {
-      ...world.api,
-      workflow: 'pipeline.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-      'commit-statuses': 'true',
-      'github-token': TOKEN,
-      ...inputs,
-    },
-    env: env(options.env),
-  });
+  return trustGate(IN_PROCESS, fixture, inputs, options);
 }
 
 /** A description's words, without the marker. */
-const words = (status: PostedStatus | undefined) =>
-  (status?.description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
-/** The texts of the step's warning annotations, as GitHub shows them. */
-const warnings = (run: ActionRun) =>
-  run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
-const statusPosts = () =>
-  github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
+const words = (status: PostedStatus | undefined) => statusWords(status?.description);
+const statusPosts = () => statusPostsTo(github);
 
 /** Makes every read of a run answer what `mutate` makes of it (the service as the test wants it). */
 function mutateRunReads(

@@ -8,86 +8,45 @@
  * run still going stays pending and is settled once it has ended, and a failed run, where two syncs
  * run at once (two processes) and end alike.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { workflow } from '../../testkit/docs/workflows.js';
-import { GitHubStandIn, type PostedStatus } from '../../simulator/index.js';
+import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import { apiRequests, type World } from '../../testkit/world/world.js';
+import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
+import {
+  SYNC_PIPELINE as PIPELINE,
+  closeGitHubWorld,
+  createSyncWorld,
+  dispatchAndLeaveStep,
+  resetSyncWorld,
+  statusWords,
+  syncStatusesStep,
+  untilRunEnded,
+  type SyncWorld,
+} from '../../testkit/world/run-fixtures.js';
 
-const PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
-const TOKEN = 'ghs_syncToken0123456789';
-
+let fixture: SyncWorld;
 let world: World;
 let github: GitHubStandIn;
-let dir: string;
 let head: string;
 let other: string;
 beforeAll(async () => {
-  world = await createWorld({ 'pipeline.yml': PIPELINE }, { defaultJobDurationMs: 10 });
-  head = world.repo.headSha;
+  fixture = await createSyncWorld(10);
+  ({ world, github, head } = fixture);
   other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
-  github = new GitHubStandIn();
-  await github.start();
-  dir = mkdtempSync(join(tmpdir(), 'sync-statuses-'));
-  writeFileSync(
-    join(dir, 'event.json'),
-    JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }),
-  );
 });
-afterAll(async () => {
-  await world.sim.close();
-  await github.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  world.sim.reset();
-  github.statuses.length = 0;
-  github.requests.length = 0;
-  github.pullRequests = [];
-  github.addPullRequest({ number: 7, head });
-});
-
-const env = (event = 'pull_request'): Record<string, string> => ({
-  GITHUB_API_URL: github.url,
-  GITHUB_REPOSITORY: 'acme/app',
-  GITHUB_EVENT_NAME: event,
-  GITHUB_EVENT_PATH: join(dir, 'event.json'),
-  GITHUB_RUN_ID: '901',
-  GITHUB_RUN_ATTEMPT: '1',
-});
+afterAll(() => closeGitHubWorld(fixture));
+beforeEach(() => resetSyncWorld(fixture));
 
 /** The gate that leaves: dispatch, one read, pending statuses, exit. */
 function dispatchAndLeave(inputs: Record<string, string> = {}, event = 'pull_request'): Promise<ActionRun> {
-  return runStep('run-workflow', {
-    inputs: {
-      ...world.api,
-      workflow: 'pipeline.yml',
-      wait: 'false',
-      'commit-statuses': 'true',
-      'github-token': TOKEN,
-      ...inputs,
-    },
-    env: env(event),
-  });
+  return dispatchAndLeaveStep(IN_PROCESS, fixture, inputs, event);
 }
 
 function sync(inputs: Record<string, string> = {}): Promise<ActionRun> {
-  return runStep('sync-statuses', {
-    inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': TOKEN, ...inputs },
-    env: { ...env('schedule'), GITHUB_RUN_ID: '902' },
-  });
+  return syncStatusesStep(IN_PROCESS, fixture, inputs);
 }
 
-const words = (status: PostedStatus | undefined) =>
-  (status?.description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
-const runEnded = (runId: string) =>
-  until(() =>
-    world.sim
-      .runs()
-      .find((run) => run.id === runId && ['success', 'failure', 'canceled'].includes(run.status)),
-  );
+const words = (status: PostedStatus | undefined) => statusWords(status?.description);
+const runEnded = (runId: string) => untilRunEnded(world, runId);
 
 describe('run-workflow, wait: false, commit-statuses: true', () => {
   it('reads the run once, posts pending on its commit with the run id and link, and exits', async () => {
