@@ -12,8 +12,7 @@
  *   (SIGINT), two steps at the same time (in process they run one after the other), and what reads
  *   the bundle itself.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
@@ -31,14 +30,20 @@ import { BUILD_ANDROID, BUILD_IOS, GATE, ONE_BUILD, STORE, workflow } from '../.
 import { structure } from '../../testkit/docs/markdown-structure.js';
 import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
-import { shortHash } from '../../src/github/comment-body.js';
 import {
+  FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
+  PR_NUMBER,
   STATUSES_PIPELINE,
   closeGitHubWorld,
+  commentEnv,
+  commentingGate,
+  createCommentWorld,
   createGitHubWorld,
   createSyncWorld,
   createTrustWorld,
   dispatchAndLeaveStep,
+  expectNoCommentSecret,
+  gateCommentMarker,
   lastStatus,
   pullRequestOnHead,
   statusSequences,
@@ -47,6 +52,7 @@ import {
   statusPostsTo,
   statusesGate,
   syncStatusesStep,
+  tableColumn,
   untilRunEnded,
   type GitHubWorld,
   type SyncWorld,
@@ -611,78 +617,22 @@ describe('sync-statuses (__tests__/runs/sync-statuses.test.ts)', () => {
 });
 
 describe('pr-comment (__tests__/github/pr-comment.test.ts)', () => {
-  const PR_GATE = `name: Gate
-on:
-  workflow_dispatch:
-    inputs:
-      registry-token:
-        type: string
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  test:
-    name: Tests
-    needs: [build_ios]
-`;
-  const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
-  const PR_NUMBER = 42;
-
+  let fixture: GitHubWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
   beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': PR_GATE }, { defaultJobDurationMs: 40 });
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({ pull_request: { number: PR_NUMBER, head: { sha: world.repo.headSha } } }),
-    );
+    fixture = await createCommentWorld({ defaultJobDurationMs: 40 });
+    ({ world, github } = fixture);
   });
   afterEach(async () => {
     const leaked = world.sim.activeSessions();
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeGitHubWorld(fixture);
     expect(leaked).toEqual([]);
   });
 
-  /** The gate's marker: its workflow and a hash of its settings (app-id, the git-ref given, no inputs). */
-  const gateMarker = () =>
-    `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
-  const runWorkflowStep = () =>
-    runAction({
-      inputs: {
-        command: 'run-workflow',
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        comment: 'true',
-        'github-token': GITHUB_TOKEN,
-      },
-      env: {
-        GITHUB_API_URL: github.url,
-        GITHUB_SERVER_URL: 'https://github.example',
-        GITHUB_REPOSITORY: 'acme/app',
-        GITHUB_RUN_ID: '777',
-        GITHUB_SHA: world.repo.headSha,
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: join(dir, 'event.json'),
-      },
-    });
-  function expectNoSecret(run: ActionRun): void {
-    for (const comment of github.comments) {
-      for (const secret of [world.token, GITHUB_TOKEN]) expect(comment.body).not.toContain(secret);
-    }
-    // The GitHub token is masked before anything else is printed, and is never printed after.
-    expect(run.stdout).toContain(`::add-mask::${GITHUB_TOKEN}`);
-    expect(run.stdout.split(`::add-mask::${GITHUB_TOKEN}`).slice(1).join('')).not.toContain(GITHUB_TOKEN);
-  }
+  const gateMarker = () => gateCommentMarker(world);
+  const runWorkflowStep = () => commentingGate(BUNDLES, fixture);
+  const expectNoSecret = (run: ActionRun): void => expectNoCommentSecret(fixture, run);
 
   it('creates one sticky comment with the result table, then updates it in place', async () => {
     github.comments.push({
@@ -1024,35 +974,24 @@ describe('edges (__tests__/sessions/edges.test.ts)', () => {
 });
 
 describe('markdown-structure (__tests__/text/markdown-structure.test.ts)', () => {
-  const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
   const FAST = { 'poll-interval-seconds': '0.05' };
+  let fixture: GitHubWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
   beforeAll(async () => {
-    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 30 });
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'markdown-structure-'));
-    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
+    fixture = await createGitHubWorld(
+      { 'gate.yml': GATE },
+      { defaultJobDurationMs: 30 },
+      'markdown-structure-',
+      () => ({ pull_request: { number: 7 } }),
+    );
+    ({ world, github } = fixture);
   });
-  afterAll(async () => {
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeGitHubWorld(fixture));
 
-  const pullRequest = () => ({
-    GITHUB_API_URL: github.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_REPOSITORY: 'acme/app',
-    GITHUB_RUN_ID: '777',
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-  });
+  const pullRequest = () => commentEnv(fixture);
   /** The rows of `table` under `column`, by its header. */
-  const column = (table: { header: string[]; rows: string[][] }, name: string): string[] =>
-    table.rows.map((row) => row[table.header.indexOf(name)]);
+  const column = tableColumn;
 
   it('the run summary and the run comment: heading, tables, the job error as one quoted block of its own', async () => {
     const message =

@@ -7,39 +7,27 @@
  * from a separate chunk), in __tests__/e2e/runs-bundles.test.ts: the sticky comment created, then
  * updated in place, and the chunk itself.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
+  IN_PROCESS,
   renderLog,
   runAction,
   runPost,
   type ActionRun,
   type Annotation,
 } from '../../testkit/runner/in-process.js';
-import { createWorld, type World } from '../../testkit/world/world.js';
-import { AUTHOR, BOT, GitHubStandIn } from '../../simulator/index.js';
-import { shortHash } from '../../src/github/comment-body.js';
-
-const GATE = `name: Gate
-on:
-  workflow_dispatch:
-    inputs:
-      registry-token:
-        type: string
-jobs:
-  build_ios:
-    name: Build iOS
-    type: build
-    params:
-      platform: ios
-  test:
-    name: Tests
-    needs: [build_ios]
-`;
-
-const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
-const PR_NUMBER = 42;
+import type { World } from '../../testkit/world/world.js';
+import { AUTHOR, BOT, type GitHubStandIn } from '../../simulator/index.js';
+import {
+  FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
+  PR_NUMBER,
+  closeGitHubWorld,
+  commentOnHeadEnv,
+  commentingGate,
+  createCommentWorld,
+  expectNoCommentSecret,
+  gateCommentMarker,
+  type GitHubWorld,
+} from '../../testkit/world/run-fixtures.js';
 
 /**
  * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not
@@ -74,69 +62,32 @@ function outsideCodeSpans(markdown: string): string {
 }
 
 describe('pull-request comment', () => {
+  let fixture: GitHubWorld;
   let world: World;
   let github: GitHubStandIn;
-  let dir: string;
 
   beforeEach(async () => {
-    world = await createWorld({ 'gate.yml': GATE }, { defaultJobDurationMs: 10, readinessDelayMs: 10 });
-    github = new GitHubStandIn();
-    await github.start();
-    dir = mkdtempSync(join(tmpdir(), 'pr-comment-'));
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({ pull_request: { number: PR_NUMBER, head: { sha: world.repo.headSha } } }),
-    );
+    fixture = await createCommentWorld({ defaultJobDurationMs: 10, readinessDelayMs: 10 });
+    ({ world, github } = fixture);
   });
   afterEach(async () => {
     const leaked = world.sim.activeSessions();
-    await world.sim.close();
-    await github.close();
-    rmSync(dir, { recursive: true, force: true });
+    await closeGitHubWorld(fixture);
     expect(leaked).toEqual([]);
   });
 
-  const githubEnv = (event = 'pull_request'): Record<string, string> => ({
-    GITHUB_API_URL: github.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_REPOSITORY: 'acme/app',
-    GITHUB_RUN_ID: '777',
-    GITHUB_SHA: world.repo.headSha,
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-  });
+  const githubEnv = (event = 'pull_request'): Record<string, string> => commentOnHeadEnv(fixture, event);
   /** The gate's marker: its workflow and a hash of its settings (app-id, the git-ref given, no inputs). */
-  const gateMarker = () =>
-    `<!-- svc-action:comment:run-workflow:gate.yml:${shortHash({ inputs: null, appId: world.api['app-id'], gitRef: 'main' })} -->`;
+  const gateMarker = () => gateCommentMarker(world);
 
   const runWorkflowStep = (
     inputs: Record<string, string> = {},
     event = 'pull_request',
     env: Record<string, string> = {},
-  ) =>
-    runAction({
-      inputs: {
-        command: 'run-workflow',
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        comment: 'true',
-        'github-token': GITHUB_TOKEN,
-        ...inputs,
-      },
-      env: { ...githubEnv(event), ...env },
-    });
+  ) => commentingGate(IN_PROCESS, fixture, inputs, event, env);
 
-  function expectNoSecret(run: ActionRun, ...secrets: string[]): void {
-    for (const comment of github.comments) {
-      for (const secret of [world.token, GITHUB_TOKEN, ...secrets])
-        expect(comment.body).not.toContain(secret);
-    }
-    // The GitHub token is masked before anything else is printed, and is never printed after.
-    expect(run.stdout).toContain(`::add-mask::${GITHUB_TOKEN}`);
-    expect(run.stdout.split(`::add-mask::${GITHUB_TOKEN}`).slice(1).join('')).not.toContain(GITHUB_TOKEN);
-  }
+  const expectNoSecret = (run: ActionRun, ...secrets: string[]): void =>
+    expectNoCommentSecret(fixture, run, ...secrets);
 
   it("names the pull request's head commit in its footer, not GITHUB_SHA (the merge commit)", async () => {
     const merge = 'f'.repeat(40);

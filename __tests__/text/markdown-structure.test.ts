@@ -8,38 +8,42 @@
  * empty cell, a table row or heading that renders as text), then for the headings, tables and
  * blocks it should have.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runAction, runPost } from '../../testkit/runner/in-process.js';
-import { createWorld, until, stopLeftSessions, type World } from '../../testkit/world/world.js';
+import { until, stopLeftSessions, type World } from '../../testkit/world/world.js';
 import { GATE, RELEASE } from '../../testkit/docs/workflows.js';
-import { GitHubStandIn } from '../../simulator/index.js';
+import type { GitHubStandIn } from '../../simulator/index.js';
 import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiver.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
+import {
+  FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
+  closeGitHubWorld,
+  commentEnv,
+  createGitHubWorld,
+  tableColumn,
+  type GitHubWorld,
+} from '../../testkit/world/run-fixtures.js';
 
 const SECRET = 'webhook-signing-secret-0123456789';
-const GITHUB_TOKEN = 'ghs_FakeGitHubToken0123456789abcdef';
 const FAST = { 'poll-interval-seconds': '0.05' };
 
+let fixture: GitHubWorld;
 let world: World;
 let github: GitHubStandIn;
 let receiver: Receiver;
-let dir: string;
 
 beforeAll(async () => {
-  world = await createWorld({ 'gate.yml': GATE, 'release.yml': RELEASE }, { defaultJobDurationMs: 30 });
-  github = new GitHubStandIn();
-  await github.start();
+  fixture = await createGitHubWorld(
+    { 'gate.yml': GATE, 'release.yml': RELEASE },
+    { defaultJobDurationMs: 30 },
+    'markdown-structure-',
+    () => ({ pull_request: { number: 7 } }),
+  );
+  ({ world, github } = fixture);
   receiver = await startReceiver(() => 200);
-  dir = mkdtempSync(join(tmpdir(), 'markdown-structure-'));
-  writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7 } }));
 });
 afterAll(async () => {
-  await world.sim.close();
-  await github.close();
+  await closeGitHubWorld(fixture);
   await receiver.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
   await stopLeftSessions(world);
@@ -47,18 +51,10 @@ afterEach(async () => {
   github.comments.length = 0;
 });
 
-const pullRequest = () => ({
-  GITHUB_API_URL: github.url,
-  GITHUB_SERVER_URL: 'https://github.example',
-  GITHUB_REPOSITORY: 'acme/app',
-  GITHUB_RUN_ID: '777',
-  GITHUB_EVENT_NAME: 'pull_request',
-  GITHUB_EVENT_PATH: join(dir, 'event.json'),
-});
+const pullRequest = () => commentEnv(fixture);
 
 /** The rows of `table` under `column`, by its header. */
-const column = (table: { header: string[]; rows: string[][] }, name: string): string[] =>
-  table.rows.map((row) => row[table.header.indexOf(name)]);
+const column = tableColumn;
 
 test('the session summary and comment, then the post step summary and the comment it updates', async () => {
   const inputs = {
