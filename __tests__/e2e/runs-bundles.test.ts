@@ -26,35 +26,47 @@ import {
   type StepOptions,
 } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
-import { BUILD_ANDROID, BUILD_IOS, GATE, ONE_BUILD, STORE, workflow } from '../../testkit/docs/workflows.js';
+import { GATE, ONE_BUILD, STORE, workflow } from '../../testkit/docs/workflows.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
 import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import {
   FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
   PR_NUMBER,
+  RUN_DOORS,
+  RUN_GATE,
   STATUSES_PIPELINE,
   closeGitHubWorld,
   commentEnv,
   commentingGate,
   createCommentWorld,
+  createNextCommitWorld,
   createGitHubWorld,
   createSyncWorld,
   createTrustWorld,
   dispatchAndLeaveStep,
   expectNoCommentSecret,
   gateCommentMarker,
+  gateDispatch,
+  jobsOutput,
   lastStatus,
   pullRequestOnHead,
   statusSequences,
   statusWords,
   resetSyncWorld,
+  runTableHeader,
+  runThroughDoor,
+  simRunOfStep,
+  someoneElsesStoreRun,
   statusPostsTo,
   statusesGate,
+  storeRunOn,
   syncStatusesStep,
   tableColumn,
+  throughBothDoors,
   untilRunEnded,
   type GitHubWorld,
+  type RunDoor,
   type SyncWorld,
   resetStatusesWorld,
   trustGate,
@@ -94,20 +106,9 @@ describe('summaries (__tests__/runs/summaries.test.ts)', () => {
   afterAll(() => world.sim.close());
   beforeEach(() => world.sim.reset());
 
-  const dispatch = (inputs: Record<string, string> = {}) =>
-    runAction({
-      entry: 'run-workflow',
-      inputs: {
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        ...inputs,
-      },
-    });
+  const dispatch = (inputs: Record<string, string> = {}) => gateDispatch(BUNDLES, world, inputs);
   /** The header of the summary's first table. */
-  const header = (summary: string): string =>
-    summary.split('\n').find((line) => line.startsWith('| Run')) ?? '';
+  const header = runTableHeader;
 
   it('the Ref column only when it differs from the commit: shown for a branch, not for the SHA itself', async () => {
     const byBranch = await dispatch();
@@ -184,16 +185,9 @@ describe('wait-for-run (__tests__/runs/wait-for-run.test.ts)', () => {
   });
 
   /** A run nobody in this job dispatched, its first jobs started (see the unit file). */
-  async function someoneElsesRun(): Promise<WorkflowRun> {
-    const run = await world.sim.createRun({ appId: world.project.id, gitRef: 'main', fileName: 'store.yml' });
-    return until(() => {
-      const current = world.sim.getRun(run.id);
-      return current?.jobs.every((job) => job.key === 'submit' || job.status !== 'new') && current;
-    });
-  }
+  const someoneElsesRun = (): Promise<WorkflowRun> => someoneElsesStoreRun(world);
   const follow = (runId: string) => followRunStep(world, runId);
-  const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
-    JSON.parse(result.outputs.jobs);
+  const jobsOf = jobsOutput;
 
   it('follows a run it did not dispatch to success: the outputs run-workflow sets, a summary, reads only', async () => {
     const started = await someoneElsesRun();
@@ -234,19 +228,8 @@ describe('wait-for-run (__tests__/runs/wait-for-run.test.ts)', () => {
 });
 
 describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
-  const RUN_GATE = workflow(
-    'Gate',
-    {
-      ...BUILD_IOS,
-      ...BUILD_ANDROID,
-      test: { name: 'Tests', needs: ['build_ios'], outputs: { result: 'passed' } },
-      submit: { type: 'submit', needs: ['test', 'build_android'], params: { platform: 'ios' } },
-    },
-    { profile: { type: 'choice', options: ['preview', 'production'], default: 'preview', required: true } },
-  );
-  /** The two ways to call the command, as a workflow writes them. */
-  const ACTIONS = ['run-workflow', 'root'] as const;
-  type Action = (typeof ACTIONS)[number];
+  const ACTIONS = RUN_DOORS;
+  type Action = RunDoor;
 
   let world: World;
   beforeAll(async () => {
@@ -258,31 +241,12 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
     expect(world.sim.activeSessions()).toEqual([]);
   });
 
-  function run(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-    return runStep(action, {
-      ...options,
-      inputs: {
-        ...(action === 'root' ? { command: 'run-workflow' } : {}),
-        ...world.api,
-        workflow: 'gate.yml',
-        'git-ref': 'main',
-        'poll-interval-seconds': '0.05',
-        ...inputs,
-      },
-    });
-  }
+  const run = (action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
+    runThroughDoor(BUNDLES, world, action, inputs, options);
   /** Both doors at once; each result is matched to its run by the `run-id` it output. */
-  async function both(inputs: Record<string, string> = {}): Promise<Array<[Action, ActionRun]>> {
-    const results = await Promise.all(ACTIONS.map((action) => run(action, inputs)));
-    return ACTIONS.map((action, index) => [action, results[index]]);
-  }
-  function simRunOf(result: ActionRun): WorkflowRun {
-    const simRun = world.sim.getRun(result.outputs['run-id']);
-    if (!simRun) throw new Error(`no run ${result.outputs['run-id']} in the simulator:\n${result.stdout}`);
-    return simRun;
-  }
-  const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
-    JSON.parse(result.outputs.jobs);
+  const both = (inputs: Record<string, string> = {}) => throughBothDoors(BUNDLES, world, inputs);
+  const simRunOf = (result: ActionRun): WorkflowRun => simRunOfStep(world, result);
+  const jobsOf = jobsOutput;
 
   it('gates on a successful run: outputs, summary, one dispatch then reads on one connection', async () => {
     for (const [action, result] of await both({ inputs: 'profile: production' })) {
@@ -733,23 +697,15 @@ describe('dry-run (__tests__/runs/dry-run.test.ts)', () => {
 });
 
 describe('expected-commit (__tests__/runs/expected-commit.test.ts)', () => {
-  const PIPELINE = `name: Store
-on: workflow_dispatch
-jobs:
-  build:
-    type: build
-`;
   let world: World;
   /** The commit of branch `next`, one after `main` (world.repo.headSha). */
   let otherSha: string;
   beforeAll(async () => {
-    world = await createWorld({ 'store.yml': PIPELINE }, { defaultJobDurationMs: 40 });
-    otherSha = world.repo.commit({ 'store.yml': `${PIPELINE}# next\n` }, 'Next', 'next');
+    ({ world, otherSha } = await createNextCommitWorld(40));
   });
   afterAll(() => world.sim.close());
 
-  const runOn = (gitRef: string): Promise<WorkflowRun> =>
-    world.sim.createRun({ appId: world.project.id, gitRef, fileName: 'store.yml' });
+  const runOn = (gitRef: string): Promise<WorkflowRun> => storeRunOn(world, gitRef);
   const follow = (runId: string, inputs: Record<string, string> = {}) => followRunStep(world, runId, inputs);
 
   it('fails on the first read when the run is of another commit, naming both, before it ends', async () => {

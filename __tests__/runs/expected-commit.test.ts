@@ -9,24 +9,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readActionYaml, type StepOptions } from '../../testkit/runner/in-process.js';
-import { createWorld, until, type World } from '../../testkit/world/world.js';
+import { until, type World } from '../../testkit/world/world.js';
 import { followRunInProcess } from './follow.js';
 import type { WorkflowRun } from '../../simulator/index.js';
-
-const PIPELINE = `name: Store
-on: workflow_dispatch
-jobs:
-  build:
-    type: build
-`;
+import { createNextCommitWorld, storeRunOn } from '../../testkit/world/run-fixtures.js';
 
 let world: World;
 /** The commit of branch `next`, one after `main` (world.repo.headSha). */
 let otherSha: string;
 let eventDir: string;
 beforeAll(async () => {
-  world = await createWorld({ 'store.yml': PIPELINE }, { defaultJobDurationMs: 10 });
-  otherSha = world.repo.commit({ 'store.yml': `${PIPELINE}# next\n` }, 'Next', 'next');
+  ({ world, otherSha } = await createNextCommitWorld(10));
   eventDir = mkdtempSync(join(tmpdir(), 'svc-e2e-event-'));
 });
 afterAll(async () => {
@@ -35,9 +28,7 @@ afterAll(async () => {
 });
 beforeEach(() => world.sim.reset());
 
-function runOn(gitRef: string): Promise<WorkflowRun> {
-  return world.sim.createRun({ appId: world.project.id, gitRef, fileName: 'store.yml' });
-}
+const runOn = (gitRef: string): Promise<WorkflowRun> => storeRunOn(world, gitRef);
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
   followRunInProcess(world, runId, inputs, options);

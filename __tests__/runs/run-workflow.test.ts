@@ -9,21 +9,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { BUILD_ANDROID, BUILD_IOS, workflow } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
-
-const GATE = workflow(
-  'Gate',
-  {
-    ...BUILD_IOS,
-    ...BUILD_ANDROID,
-    test: { name: 'Tests', needs: ['build_ios'], outputs: { result: 'passed' } },
-    submit: { type: 'submit', needs: ['test', 'build_android'], params: { platform: 'ios' } },
-  },
-  { profile: { type: 'choice', options: ['preview', 'production'], default: 'preview', required: true } },
-);
+import {
+  RUN_DOORS as ACTIONS,
+  RUN_GATE as GATE,
+  jobsOutput,
+  runThroughDoor,
+  simRunOfStep,
+  throughBothDoors,
+  type RunDoor as Action,
+  type RunJob as Job,
+} from '../../testkit/world/run-fixtures.js';
 
 const APPROVAL = `name: Release
 on: workflow_dispatch
@@ -48,16 +46,6 @@ jobs:
   lint: {}
 `;
 
-/** The two ways to call the command, as a workflow writes them. */
-const ACTIONS = ['run-workflow', 'root'] as const;
-type Action = (typeof ACTIONS)[number];
-
-interface Job {
-  key: string;
-  status: string;
-  buildId: string | null;
-}
-
 let world: World;
 beforeAll(async () => {
   world = await createWorld(
@@ -74,38 +62,23 @@ afterEach(() => {
 });
 
 function run(action: Action, inputs: Record<string, string> = {}, options: StepOptions = {}) {
-  return runStep(action, {
-    ...options,
-    inputs: {
-      ...(action === 'root' ? { command: 'run-workflow' } : {}),
-      ...world.api,
-      workflow: 'gate.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
+  return runThroughDoor(IN_PROCESS, world, action, inputs, options);
 }
 
 /**
  * Both doors (in process, one after the other); each result is matched to its run by the `run-id`
  * it output.
  */
-async function both(
+function both(
   inputs: Record<string, string> = {},
   options: StepOptions = {},
 ): Promise<Array<[Action, ActionRun]>> {
-  const results = await Promise.all(ACTIONS.map((action) => run(action, inputs, options)));
-  return ACTIONS.map((action, index) => [action, results[index]]);
+  return throughBothDoors(IN_PROCESS, world, inputs, options);
 }
 
-function simRunOf(result: ActionRun): WorkflowRun {
-  const simRun = world.sim.getRun(result.outputs['run-id']);
-  if (!simRun) throw new Error(`no run ${result.outputs['run-id']} in the simulator:\n${result.stdout}`);
-  return simRun;
-}
+const simRunOf = (result: ActionRun): WorkflowRun => simRunOfStep(world, result);
 
-const jobsOf = (result: ActionRun): Job[] => JSON.parse(result.outputs.jobs) as Job[];
+const jobsOf = (result: ActionRun): Job[] => jobsOutput(result);
 
 describe('run-workflow, as the sub-action and as the root action', () => {
   it("a token whose role cannot dispatch: 403 in words, without the device sessions' role", async () => {

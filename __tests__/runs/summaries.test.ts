@@ -4,9 +4,10 @@
  * skipped job with the job it needed, a multi-line job error kept as lines in one quoted block, and
  * what is known after a dispatch with `wait: false`.
  */
-import { runAction } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS } from '../../testkit/runner/in-process.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
 import { GATE } from '../../testkit/docs/workflows.js';
+import { gateDispatch, runTableHeader } from '../../testkit/world/run-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
@@ -15,21 +16,10 @@ beforeAll(async () => {
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
 
-const dispatch = (inputs: Record<string, string> = {}) =>
-  runAction({
-    entry: 'run-workflow',
-    inputs: {
-      ...world.api,
-      workflow: 'gate.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
+const dispatch = (inputs: Record<string, string> = {}) => gateDispatch(IN_PROCESS, world, inputs);
 
 /** The header of the summary's first table. */
-const header = (summary: string): string =>
-  summary.split('\n').find((line) => line.startsWith('| Run')) ?? '';
+const header = runTableHeader;
 
 test('a failed job: its multi-line error kept as lines in one block; the skipped job names the job it needed', async () => {
   const url = 'https://svc.example.com/builds/42/logs';

@@ -9,6 +9,7 @@ import { apiRequests, createWorld, until, type World } from '../../testkit/world
 import { followRunInProcess } from './follow.js';
 import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
+import { jobsOutput, someoneElsesStoreRun } from '../../testkit/world/run-fixtures.js';
 
 let world: World;
 beforeAll(async () => {
@@ -25,19 +26,13 @@ afterEach(() => {
  * A run nobody in this job dispatched: the step only knows its id. Its first jobs have started when
  * this returns, so a job behaviour set afterwards (they apply to jobs started later) cannot reach them.
  */
-async function someoneElsesRun(): Promise<WorkflowRun> {
-  const run = await world.sim.createRun({ appId: world.project.id, gitRef: 'main', fileName: 'store.yml' });
-  return until(() => {
-    const current = world.sim.getRun(run.id);
-    return current?.jobs.every((job) => job.key === 'submit' || job.status !== 'new') && current;
-  });
-}
+const someoneElsesRun = (): Promise<WorkflowRun> => someoneElsesStoreRun(world);
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
   followRunInProcess(world, runId, inputs, options);
 
 const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
-  JSON.parse(result.outputs.jobs);
+  jobsOutput(result);
 
 describe('wait-for-run', () => {
   it('continues a run-workflow step that did not wait (dispatch in one job, wait in another)', async () => {
