@@ -28,15 +28,19 @@ import {
 import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { GATE, ONE_BUILD, STORE, workflow } from '../../testkit/docs/workflows.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
-import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
+import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
 import { AUTHOR, GitHubStandIn, type WorkflowRun } from '../../simulator/index.js';
 import {
+  CHECKED_GATE,
   FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
+  ONE_BUILD_YML,
   PR_NUMBER,
   RUN_DOORS,
   RUN_GATE,
   STATUSES_PIPELINE,
+  checkedDispatch,
   closeGitHubWorld,
+  closeWorkspaceWorld,
   commentEnv,
   commentingGate,
   createCommentWorld,
@@ -44,12 +48,14 @@ import {
   createGitHubWorld,
   createSyncWorld,
   createTrustWorld,
+  createWorkspaceWorld,
   dispatchAndLeaveStep,
   expectNoCommentSecret,
   gateCommentMarker,
   gateDispatch,
   jobsOutput,
   lastStatus,
+  oneErrorOf,
   pullRequestOnHead,
   statusSequences,
   statusWords,
@@ -65,9 +71,12 @@ import {
   tableColumn,
   throughBothDoors,
   untilRunEnded,
+  workspaceDispatch,
+  workspaceDryRun,
   type GitHubWorld,
   type RunDoor,
   type SyncWorld,
+  type WorkspaceWorld,
   resetStatusesWorld,
   trustGate,
   warningTexts,
@@ -654,33 +663,17 @@ describe('pr-comment (__tests__/github/pr-comment.test.ts)', () => {
 });
 
 describe('dry-run (__tests__/runs/dry-run.test.ts)', () => {
-  const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
   const V4_RUN_READ =
     /^GET \/v2\/workflows\/runs\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  let fixture: WorkspaceWorld;
   let world: World;
-  let workspace: GitWorkspace;
-  let api: Record<string, string>;
   beforeAll(async () => {
-    workspace = createGitWorkspace({ 'e2e.yml': E2E });
-    world = await createWorld({});
-    const project = world.sim.addProject({
-      account: world.account,
-      repoPath: workspace.path,
-      name: 'checked',
-    });
-    api = { ...world.api, 'app-id': project.id };
+    fixture = await createWorkspaceWorld({ 'e2e.yml': ONE_BUILD_YML });
+    ({ world } = fixture);
   });
-  afterAll(async () => {
-    workspace.remove();
-    await world.sim.close();
-  });
+  afterAll(() => closeWorkspaceWorld(fixture));
 
-  function dryRun(inputs: Record<string, string>) {
-    return runStep('run-workflow', {
-      env: { GITHUB_WORKSPACE: workspace.path },
-      inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', 'dry-run': 'true', ...inputs },
-    });
-  }
+  const dryRun = (inputs: Record<string, string>) => workspaceDryRun(BUNDLES, fixture, inputs);
 
   it('a good address and token: passes after one read of a random version-4 run id, and creates nothing', async () => {
     const result = await dryRun({});
@@ -737,37 +730,18 @@ describe('expected-commit (__tests__/runs/expected-commit.test.ts)', () => {
 });
 
 describe('not-found (__tests__/runs/not-found.test.ts)', () => {
-  const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
-  let world: World;
+  let fixture: WorkspaceWorld;
   let workspace: GitWorkspace;
-  let api: Record<string, string>;
   beforeAll(async () => {
     // The job's checkout, which is the project's repository too: E2E.yml and build.yml on main.
-    workspace = createGitWorkspace({ 'E2E.yml': E2E, 'build.yml': E2E });
-    world = await createWorld({});
-    const project = world.sim.addProject({
-      account: world.account,
-      repoPath: workspace.path,
-      name: 'checked',
-    });
-    api = { ...world.api, 'app-id': project.id };
+    fixture = await createWorkspaceWorld({ 'E2E.yml': ONE_BUILD_YML, 'build.yml': ONE_BUILD_YML });
+    ({ workspace } = fixture);
   });
-  afterAll(async () => {
-    workspace.remove();
-    await world.sim.close();
-  });
+  afterAll(() => closeWorkspaceWorld(fixture));
 
-  function dispatch(inputs: Record<string, string>) {
-    return runStep('run-workflow', {
-      env: { GITHUB_WORKSPACE: workspace.path },
-      inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', ...inputs },
-    });
-  }
+  const dispatch = (inputs: Record<string, string>) => workspaceDispatch(BUNDLES, fixture, inputs);
   /** The step's one error annotation, as GitHub shows it. */
-  function errorOf(run: ActionRun): string {
-    expect(run.errors).toHaveLength(1);
-    return run.errors[0];
-  }
+  const errorOf = oneErrorOf;
 
   it('a workflow file named in another case: the folder and the case difference, never the base URL', async () => {
     const result = await dispatch({});
@@ -784,66 +758,18 @@ describe('not-found (__tests__/runs/not-found.test.ts)', () => {
 });
 
 describe('workflow-file-check (__tests__/runs/workflow-file-check.test.ts)', () => {
-  const CHECKED_GATE = `name: Gate
-on:
-  workflow_dispatch:
-    inputs:
-      profile:
-        type: choice
-        options: [preview, production]
-        default: preview
-      retries:
-        type: number
-        default: 1
-      dry:
-        type: boolean
-      track:
-        type: string
-        required: true
-jobs:
-  build_ios:
-    type: build
-    params:
-      platform: ios
-  build_android:
-    type: build
-  submit:
-    type: submit
-    needs: [build_ios]
-`;
+  let fixture: WorkspaceWorld;
   let world: World;
   /** The job's checkout, which the project's repository on the simulator is too (the check needs git). */
   let workspace: GitWorkspace;
-  let api: Record<string, string>;
   beforeAll(async () => {
-    workspace = createGitWorkspace({ 'gate.yml': CHECKED_GATE });
-    world = await createWorld({});
-    const project = world.sim.addProject({
-      account: world.account,
-      repoPath: workspace.path,
-      name: 'checked',
-    });
-    api = { ...world.api, 'app-id': project.id };
+    fixture = await createWorkspaceWorld({ 'gate.yml': CHECKED_GATE });
+    ({ world, workspace } = fixture);
   });
-  afterAll(async () => {
-    workspace.remove();
-    await world.sim.close();
-  });
+  afterAll(() => closeWorkspaceWorld(fixture));
 
   /** run-workflow in a job whose workspace is a checkout of the project's repository at main. */
-  function dispatch(inputs: Record<string, string>) {
-    return runStep('run-workflow', {
-      env: { GITHUB_WORKSPACE: workspace.path },
-      inputs: {
-        ...api,
-        workflow: 'gate.yml',
-        'git-ref': workspace.headSha,
-        inputs: 'track: beta',
-        'poll-interval-seconds': '0.05',
-        ...inputs,
-      },
-    });
-  }
+  const dispatch = (inputs: Record<string, string>) => checkedDispatch(BUNDLES, fixture, inputs);
 
   it('refuses, before any request, every problem at once, naming what the file declares', async () => {
     const result = await dispatch({

@@ -12,44 +12,40 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS, type StepOptions } from '../../testkit/runner/in-process.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
-import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
+import { apiRequests, type World } from '../../testkit/world/world.js';
+import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
+import {
+  ONE_BUILD_YML as E2E,
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  oneErrorOf,
+  workspaceDryRun,
+  type WorkspaceWorld,
+} from '../../testkit/world/run-fixtures.js';
 
-const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
-
+let fixture: WorkspaceWorld;
 let world: World;
 let workspace: GitWorkspace;
 let api: Record<string, string>;
 let scratch: string;
 beforeAll(async () => {
-  workspace = createGitWorkspace({ 'e2e.yml': E2E });
-  world = await createWorld({});
-  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
-  api = { ...world.api, 'app-id': project.id };
+  fixture = await createWorkspaceWorld({ 'e2e.yml': E2E });
+  ({ world, workspace, api } = fixture);
   scratch = mkdtempSync(join(tmpdir(), 'svc-dry-run-'));
 });
 afterAll(async () => {
-  workspace.remove();
   rmSync(scratch, { recursive: true, force: true });
-  await world.sim.close();
+  await closeWorkspaceWorld(fixture);
 });
 beforeEach(() => world.sim.reset());
 
-function dryRun(inputs: Record<string, string>, options: StepOptions = {}) {
-  return runStep('run-workflow', {
-    ...options,
-    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
-    inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', 'dry-run': 'true', ...inputs },
-  });
-}
+const dryRun = (inputs: Record<string, string>, options: StepOptions = {}) =>
+  workspaceDryRun(IN_PROCESS, fixture, inputs, options);
 
 /** The step's one error annotation, as GitHub shows it. */
-function errorOf(run: ActionRun): string {
-  expect(run.errors).toHaveLength(1);
-  return run.errors[0];
-}
+const errorOf = oneErrorOf;
 
 describe('the address and the token, by one read that creates nothing', () => {
   it.each([['a revoked token', () => 'svc_robot_revoked000000000000000', '401 Unauthorized']])(

@@ -11,43 +11,37 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
+import { IN_PROCESS, runStep, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, type World } from '../../testkit/world/world.js';
+import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
+import {
+  ONE_BUILD_YML as E2E,
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  oneErrorOf,
+  workspaceDispatch,
+  type WorkspaceWorld,
+} from '../../testkit/world/run-fixtures.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
 
-const E2E = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 const UNKNOWN = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
+let fixture: WorkspaceWorld;
 let world: World;
 let workspace: GitWorkspace;
-let api: Record<string, string>;
 beforeAll(async () => {
   // The job's checkout, which is the project's repository too: E2E.yml and build.yml on main.
-  workspace = createGitWorkspace({ 'E2E.yml': E2E, 'build.yml': E2E });
-  world = await createWorld({});
-  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
-  api = { ...world.api, 'app-id': project.id };
+  fixture = await createWorkspaceWorld({ 'E2E.yml': E2E, 'build.yml': E2E });
+  ({ world, workspace } = fixture);
 });
-afterAll(async () => {
-  workspace.remove();
-  await world.sim.close();
-});
+afterAll(() => closeWorkspaceWorld(fixture));
 beforeEach(() => world.sim.reset());
 
-function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
-  return runStep('run-workflow', {
-    ...options,
-    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
-    inputs: { ...api, workflow: 'e2e.yml', 'git-ref': 'main', ...inputs },
-  });
-}
+const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>
+  workspaceDispatch(IN_PROCESS, fixture, inputs, options);
 
 /** The step's one error annotation, as GitHub shows it. */
-function errorOf(run: ActionRun): string {
-  expect(run.errors).toHaveLength(1);
-  return run.errors[0];
-}
+const errorOf = oneErrorOf;
 
 describe("a dispatch's 404 names git-ref and workflow, with what the workspace shows", () => {
   it('a workflow file not pushed: the folder it has instead', async () => {

@@ -9,37 +9,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
-
-const GATE = `name: Gate
-on:
-  workflow_dispatch:
-    inputs:
-      profile:
-        type: choice
-        options: [preview, production]
-        default: preview
-      retries:
-        type: number
-        default: 1
-      dry:
-        type: boolean
-      track:
-        type: string
-        required: true
-jobs:
-  build_ios:
-    type: build
-    params:
-      platform: ios
-  build_android:
-    type: build
-  submit:
-    type: submit
-    needs: [build_ios]
-`;
+import { IN_PROCESS, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, until, type World } from '../../testkit/world/world.js';
+import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
+import {
+  CHECKED_GATE as GATE,
+  checkedDispatch,
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  type WorkspaceWorld,
+} from '../../testkit/world/run-fixtures.js';
 
 /** The same workflow on branch \`next\`, without its submit job. */
 const GATE_NEXT = GATE.replace(/ {2}submit:[\s\S]*$/, '');
@@ -52,42 +31,32 @@ jobs:
       - run: npm test
 `;
 
+let fixture: WorkspaceWorld;
 let world: World;
 /** The job's checkout, which the project's repository on the simulator is too (the check needs git). */
 let workspace: GitWorkspace;
-let api: Record<string, string>;
 let nextSha: string;
 let notARepository: string;
 beforeAll(async () => {
-  workspace = createGitWorkspace({ 'gate.yml': GATE, 'plain.yml': PLAIN, 'broken.yml': 'jobs: [unclosed\n' });
-  nextSha = workspace.commitOnBranch('next', { 'gate.yml': GATE_NEXT }, 'Drop submit');
-  world = await createWorld({}, { defaultJobDurationMs: 10 });
-  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
-  api = { ...world.api, 'app-id': project.id };
+  fixture = await createWorkspaceWorld(
+    { 'gate.yml': GATE, 'plain.yml': PLAIN, 'broken.yml': 'jobs: [unclosed\n' },
+    { defaultJobDurationMs: 10 },
+    (checkout) => {
+      nextSha = checkout.commitOnBranch('next', { 'gate.yml': GATE_NEXT }, 'Drop submit');
+    },
+  );
+  ({ world, workspace } = fixture);
   notARepository = mkdtempSync(join(tmpdir(), 'svc-e2e-workspace-'));
 });
 afterAll(async () => {
   rmSync(notARepository, { recursive: true, force: true });
-  workspace.remove();
-  await world.sim.close();
+  await closeWorkspaceWorld(fixture);
 });
 beforeEach(() => world.sim.reset());
 
 /** run-workflow in a job whose workspace is a checkout of the project's repository at main. */
-function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
-  return runStep('run-workflow', {
-    ...options,
-    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
-    inputs: {
-      ...api,
-      workflow: 'gate.yml',
-      'git-ref': workspace.headSha,
-      inputs: 'track: beta',
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
-}
+const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>
+  checkedDispatch(IN_PROCESS, fixture, inputs, options);
 
 describe('run-workflow checks inputs and jobs against the workspace before dispatching', () => {
   it('dispatches what the file accepts, by SHA or by the branch checked out, saying it checked', async () => {
