@@ -10,9 +10,15 @@
  * not killed). The figures are in `npm run bench`.
  */
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from '../runs/follow.js';
-import type { ActionRun } from '../../testkit/runner/in-process.js';
-import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../testkit/world/huge-run.js';
+import { IN_PROCESS, type ActionRun } from '../../testkit/runner/in-process.js';
+import { HUGE_RUN_JOBS } from '../../testkit/world/huge-run.js';
+import {
+  JOB_OUTPUTS,
+  followHugeRun,
+  jobOutputsBytes,
+  keptJobNumbers,
+} from '../../testkit/world/huge-fixtures.js';
+import { warningTexts } from '../../testkit/world/run-fixtures.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 
@@ -26,25 +32,14 @@ afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());
 
 /** wait-for-run on the huge run, every read answered with it (run `status`, every job `jobStatus`). */
-function follow(status: string, jobStatus: string): Promise<ActionRun> {
-  serveHugeRun(world.sim, status, jobStatus);
-  return followRunInProcess(world, HUGE_RUN_ID, { 'expected-commit': '', 'poll-interval-seconds': '0.2' });
-}
+const follow = (status: string, jobStatus: string): Promise<ActionRun> =>
+  followHugeRun(IN_PROCESS, world, status, jobStatus);
 
-/** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */
-const JOB_OUTPUTS = ['jobs', 'job-outputs', 'build-ids', 'submission-ids', 'failed-jobs'];
-const outputsBytes = (run: ActionRun): number =>
-  JOB_OUTPUTS.reduce((sum, name) => sum + Buffer.byteLength(run.outputs[name] ?? ''), 0);
+const outputsBytes = jobOutputsBytes;
 /** The texts of the step's warning annotations, as GitHub shows them. */
-const warnings = (run: ActionRun): string[] =>
-  run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+const warnings = warningTexts;
 /** The job numbers of the `jobs` output, each element a job of the run (no marker element). */
-function keptJobs(run: ActionRun): number[] {
-  const jobs = JSON.parse(run.outputs.jobs) as Array<Record<string, unknown>>;
-  for (const job of jobs)
-    expect(job).toEqual(expect.objectContaining({ id: expect.any(String), status: expect.any(String) }));
-  return jobs.map((job) => Number(String(job.key).replace('job_', '')));
-}
+const keptJobs = keptJobNumbers;
 
 describe('a run of 50,000 jobs', () => {
   it('failed: the error and the summary name the first 20 failed jobs and how many more', async () => {

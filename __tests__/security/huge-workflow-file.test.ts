@@ -10,59 +10,47 @@
  * Nothing here asserts a duration: Jest's time limit is only a safety net (in process, a step is
  * not killed). The figures are in `npm run bench`.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runStep, type StepOptions } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../testkit/world/git-workspace.js';
-
-/** A mapping of `count` keys on one line (`{k0: 1,k1: 1,…}`): 105,000 of them make about 0.9 MB. */
-const manyKeys = (count: number): string =>
-  `{${Array.from({ length: count }, (_, i) => `k${i.toString(36)}: 1`).join(',')}}`;
+import { IN_PROCESS, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, type World } from '../../testkit/world/world.js';
+import {
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  type WorkspaceWorld,
+} from '../../testkit/world/run-fixtures.js';
+import {
+  SMALL_WORKFLOW as SMALL,
+  createSlowGit,
+  manyKeys,
+  slowGitCheck,
+  workspaceHeadDispatch,
+} from '../../testkit/world/huge-fixtures.js';
+import { rmSync } from 'node:fs';
 
 /** 30,000 keys in one mapping and a job key written twice: checked (the service judges duplicates). */
 const DUPLICATES = `name: Dupes\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(30_000)}\n  build:\n    type: build\n`;
-const SMALL = 'name: Small\non: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 
+let fixture: WorkspaceWorld;
 let world: World;
-let workspace: GitWorkspace;
-let api: Record<string, string>;
 /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
 let slowGit: string;
 beforeAll(async () => {
-  workspace = createGitWorkspace({ 'dupes.yml': DUPLICATES, 'small.yml': SMALL });
-  world = await createWorld({}, { defaultJobDurationMs: 10 });
-  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'huge' });
-  api = { ...world.api, 'app-id': project.id };
-  slowGit = mkdtempSync(join(tmpdir(), 'svc-slow-git-'));
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(
-    join(slowGit, 'git'),
-    `#!/bin/sh\n[ -e "$SLOW_GIT/started" ] || touch "$SLOW_GIT/started"\nwhile [ ! -e "$SLOW_GIT/go" ]; do sleep 0.05; done\nexec ${realGit} "$@"\n`,
+  fixture = await createWorkspaceWorld(
+    { 'dupes.yml': DUPLICATES, 'small.yml': SMALL },
+    { defaultJobDurationMs: 10 },
+    undefined,
+    'huge',
   );
-  chmodSync(join(slowGit, 'git'), 0o755);
+  ({ world } = fixture);
+  slowGit = createSlowGit();
 });
 afterAll(async () => {
-  workspace.remove();
   rmSync(slowGit, { recursive: true, force: true });
-  await world.sim.close();
+  await closeWorkspaceWorld(fixture);
 });
 beforeEach(() => world.sim.reset());
 
-function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
-  return runStep('run-workflow', {
-    ...options,
-    env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
-    inputs: {
-      ...api,
-      'git-ref': workspace.headSha,
-      'poll-interval-seconds': '0.05',
-      ...inputs,
-    },
-  });
-}
+const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>
+  workspaceHeadDispatch(IN_PROCESS, fixture, inputs, options);
 
 describe('a huge workflow file in the workspace', () => {
   it('30,000 keys and a duplicate job key: checked, and a job it does not have refused before any request', async () => {
@@ -78,19 +66,8 @@ describe('a huge workflow file in the workspace', () => {
 
 describe('run-workflow checks the deadline and the cancellation before it dispatches', () => {
   /** run-workflow whose check waits in git until `whileWaiting` has ended. */
-  async function slowCheck(inputs: Record<string, string>, whileWaiting: () => Promise<void>) {
-    const gate = mkdtempSync(join(tmpdir(), 'svc-slow-git-gate-'));
-    const pending = dispatch(
-      { workflow: 'small.yml', ...inputs },
-      { env: { PATH: `${slowGit}:${process.env.PATH ?? ''}`, SLOW_GIT: gate } },
-    );
-    await until(() => existsSync(join(gate, 'started')), 20_000);
-    await whileWaiting();
-    writeFileSync(join(gate, 'go'), '');
-    const result = await pending;
-    rmSync(gate, { recursive: true, force: true });
-    return result;
-  }
+  const slowCheck = (inputs: Record<string, string>, whileWaiting: () => Promise<void>) =>
+    slowGitCheck(slowGit, (env) => dispatch({ workflow: 'small.yml', ...inputs }, { env }), whileWaiting);
 
   it('timeout-minutes reached during the check: nothing is dispatched, outcome timed-out', async () => {
     // 0.001 minutes, 60 ms: certainly past once the check has waited 200 ms.

@@ -516,16 +516,21 @@ export interface WorkspaceWorld {
   api: Inputs;
 }
 
-/** A project `checked` whose repository is the git workspace of `files` (names under .eas/workflows/). */
+/** A project (`checked` unless named) whose repository is the git workspace of `files` (names under .eas/workflows/). */
 export async function createWorkspaceWorld(
   files: Record<string, string>,
   options: WorldOptions = {},
   prepare: (workspace: GitWorkspace) => void = () => undefined,
+  projectName = 'checked',
 ): Promise<WorkspaceWorld> {
   const workspace = createGitWorkspace(files);
   prepare(workspace);
   const world = await createWorld({}, options);
-  const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'checked' });
+  const project = world.sim.addProject({
+    account: world.account,
+    repoPath: workspace.path,
+    name: projectName,
+  });
   return { world, workspace, api: { ...world.api, 'app-id': project.id } };
 }
 

@@ -9,14 +9,27 @@
  * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runStep, type ActionRun, type StepOptions } from '../../../testkit/runner/step.js';
-import { apiRequests, createWorld, followRunStep, until, type World } from '../../../testkit/world/world.js';
-import { createGitWorkspace, type GitWorkspace } from '../../../testkit/world/git-workspace.js';
-import { HUGE_RUN_ID, HUGE_RUN_JOBS, serveHugeRun } from '../../../testkit/world/huge-run.js';
+import { rmSync } from 'node:fs';
+import { BUNDLES, type ActionRun, type StepOptions } from '../../../testkit/runner/step.js';
+import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
+import type { GitWorkspace } from '../../../testkit/world/git-workspace.js';
+import { HUGE_RUN_ID, HUGE_RUN_JOBS } from '../../../testkit/world/huge-run.js';
+import {
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  warningTexts,
+  type WorkspaceWorld,
+} from '../../../testkit/world/run-fixtures.js';
+import {
+  SMALL_WORKFLOW,
+  createSlowGit,
+  followHugeRun,
+  jobOutputsBytes,
+  keptJobNumbers,
+  manyKeys,
+  slowGitCheck,
+  workspaceHeadDispatch,
+} from '../../../testkit/world/huge-fixtures.js';
 
 /** Far above what a step needs (a few seconds), far below what the quadratic work took (a minute or more). */
 const SAFETY_NET_MS = 45_000;
@@ -31,34 +44,18 @@ describe('huge-runs (__tests__/security/huge-runs.test.ts)', () => {
   beforeEach(() => world.sim.reset());
 
   /** wait-for-run on the huge run, every read answered with it (run `status`, every job `jobStatus`). */
-  function follow(
+  const follow = (
     status: string,
     jobStatus: string,
     inputs: Record<string, string> = {},
     onSpawn?: StepOptions['onSpawn'],
-  ): Promise<ActionRun> {
-    serveHugeRun(world.sim, status, jobStatus);
-    return followRunStep(
-      world,
-      HUGE_RUN_ID,
-      { 'expected-commit': '', 'poll-interval-seconds': '0.2', ...inputs },
-      { timeoutMs: SAFETY_NET_MS, onSpawn },
-    );
-  }
-  /** The outputs of jobs, bounded together (GitHub keeps 1 MB of outputs per job). */
-  const JOB_OUTPUTS = ['jobs', 'job-outputs', 'build-ids', 'submission-ids', 'failed-jobs'];
-  const outputsBytes = (run: ActionRun): number =>
-    JOB_OUTPUTS.reduce((sum, name) => sum + Buffer.byteLength(run.outputs[name] ?? ''), 0);
+  ): Promise<ActionRun> =>
+    followHugeRun(BUNDLES, world, status, jobStatus, inputs, { timeoutMs: SAFETY_NET_MS, onSpawn });
+  const outputsBytes = jobOutputsBytes;
   /** The texts of the step's warning annotations, as GitHub shows them. */
-  const warnings = (run: ActionRun): string[] =>
-    run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
+  const warnings = warningTexts;
   /** The job numbers of the `jobs` output, each element a job of the run (no marker element). */
-  function keptJobs(run: ActionRun): number[] {
-    const jobs = JSON.parse(run.outputs.jobs) as Array<Record<string, unknown>>;
-    for (const job of jobs)
-      expect(job).toEqual(expect.objectContaining({ id: expect.any(String), status: expect.any(String) }));
-    return jobs.map((job) => Number(String(job.key).replace('job_', '')));
-  }
+  const keptJobs = keptJobNumbers;
   const jobLines = (run: ActionRun): string[] =>
     run.stdout.split('\n').filter((line) => /\] job job_\d+/.test(line));
 
@@ -128,71 +125,41 @@ describe('huge-runs (__tests__/security/huge-runs.test.ts)', () => {
 });
 
 describe('huge-workflow-file (__tests__/security/huge-workflow-file.test.ts)', () => {
-  /** A mapping of `count` keys on one line (`{k0: 1,k1: 1,…}`): 105,000 of them make about 0.9 MB. */
-  const manyKeys = (count: number): string =>
-    `{${Array.from({ length: count }, (_, i) => `k${i.toString(36)}: 1`).join(',')}}`;
   /** 105,000 keys in one mapping: under the 1 MiB the check reads, over the nodes it examines. */
   const HUGE = `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(105_000)}\n`;
-  const SMALL = 'name: Small\non: workflow_dispatch\njobs:\n  build:\n    type: build\n';
 
+  let fixture: WorkspaceWorld;
   let world: World;
   let workspace: GitWorkspace;
-  let api: Record<string, string>;
   /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
   let slowGit: string;
   beforeAll(async () => {
-    workspace = createGitWorkspace({ 'huge.yml': HUGE, 'small.yml': SMALL });
-    world = await createWorld({}, { defaultJobDurationMs: 40 });
-    const project = world.sim.addProject({ account: world.account, repoPath: workspace.path, name: 'huge' });
-    api = { ...world.api, 'app-id': project.id };
-    slowGit = mkdtempSync(join(tmpdir(), 'svc-slow-git-'));
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    writeFileSync(
-      join(slowGit, 'git'),
-      `#!/bin/sh\n[ -e "$SLOW_GIT/started" ] || touch "$SLOW_GIT/started"\nwhile [ ! -e "$SLOW_GIT/go" ]; do sleep 0.05; done\nexec ${realGit} "$@"\n`,
+    fixture = await createWorkspaceWorld(
+      { 'huge.yml': HUGE, 'small.yml': SMALL_WORKFLOW },
+      { defaultJobDurationMs: 40 },
+      undefined,
+      'huge',
     );
-    chmodSync(join(slowGit, 'git'), 0o755);
+    ({ world, workspace } = fixture);
+    slowGit = createSlowGit();
   });
   afterAll(async () => {
-    workspace.remove();
     rmSync(slowGit, { recursive: true, force: true });
-    await world.sim.close();
+    await closeWorkspaceWorld(fixture);
   });
   beforeEach(() => world.sim.reset());
 
-  function dispatch(inputs: Record<string, string>, options: StepOptions = {}) {
-    return runStep('run-workflow', {
-      timeoutMs: SAFETY_NET_MS,
-      ...options,
-      env: { GITHUB_WORKSPACE: workspace.path, ...options.env },
-      inputs: {
-        ...api,
-        'git-ref': workspace.headSha,
-        'poll-interval-seconds': '0.05',
-        ...inputs,
-      },
-    });
-  }
+  const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>
+    workspaceHeadDispatch(BUNDLES, fixture, inputs, { timeoutMs: SAFETY_NET_MS, ...options });
   /** run-workflow whose check waits in git until `whileWaiting` has ended (and may kill the step). */
-  async function slowCheck(
-    inputs: Record<string, string>,
-    whileWaiting: (kill: () => void) => Promise<void>,
-  ) {
-    const gate = mkdtempSync(join(tmpdir(), 'svc-slow-git-gate-'));
+  function slowCheck(inputs: Record<string, string>, whileWaiting: (kill: () => void) => Promise<void>) {
     let child: Parameters<NonNullable<StepOptions['onSpawn']>>[0] | undefined;
-    const pending = dispatch(
-      { workflow: 'small.yml', ...inputs },
-      {
-        env: { PATH: `${slowGit}:${process.env.PATH ?? ''}`, SLOW_GIT: gate },
-        onSpawn: (spawned) => (child = spawned),
-      },
+    return slowGitCheck(
+      slowGit,
+      (env) =>
+        dispatch({ workflow: 'small.yml', ...inputs }, { env, onSpawn: (spawned) => (child = spawned) }),
+      () => whileWaiting(() => child?.kill('SIGINT')),
     );
-    await until(() => existsSync(join(gate, 'started')), 20_000);
-    await whileWaiting(() => child?.kill('SIGINT'));
-    writeFileSync(join(gate, 'go'), '');
-    const result = await pending;
-    rmSync(gate, { recursive: true, force: true });
-    return result;
   }
 
   it('105,000 keys in one mapping: read at once, too many nodes to examine, left to the service', async () => {
