@@ -13,40 +13,26 @@
 import { IN_PROCESS, type StepOptions } from '../../testkit/runner/in-process.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import {
-  closeWorkspaceWorld,
-  createWorkspaceWorld,
-  type WorkspaceWorld,
-} from '../../testkit/world/run-fixtures.js';
-import {
-  SMALL_WORKFLOW as SMALL,
-  createSlowGit,
+  closeSlowGitWorld,
+  createSlowGitWorld,
   manyKeys,
   slowGitCheck,
   workspaceHeadDispatch,
+  type SlowGitWorld,
 } from '../../testkit/world/huge-fixtures.js';
-import { rmSync } from 'node:fs';
 
 /** 30,000 keys in one mapping and a job key written twice: checked (the service judges duplicates). */
 const DUPLICATES = `name: Dupes\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(30_000)}\n  build:\n    type: build\n`;
 
-let fixture: WorkspaceWorld;
+let fixture: SlowGitWorld;
 let world: World;
 /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
 let slowGit: string;
 beforeAll(async () => {
-  fixture = await createWorkspaceWorld(
-    { 'dupes.yml': DUPLICATES, 'small.yml': SMALL },
-    { defaultJobDurationMs: 10 },
-    undefined,
-    'huge',
-  );
-  ({ world } = fixture);
-  slowGit = createSlowGit();
+  fixture = await createSlowGitWorld({ 'dupes.yml': DUPLICATES }, 10);
+  ({ world, slowGit } = fixture);
 });
-afterAll(async () => {
-  rmSync(slowGit, { recursive: true, force: true });
-  await closeWorkspaceWorld(fixture);
-});
+afterAll(() => closeSlowGitWorld(fixture));
 beforeEach(() => world.sim.reset());
 
 const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>

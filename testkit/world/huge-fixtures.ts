@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import type { ActionRun, StepOptions, StepRunners } from '../runner/step.js';
 import { until, type World } from './world.js';
 import { HUGE_RUN_ID, serveHugeRun } from './huge-run.js';
-import { workspaceDispatch, type WorkspaceWorld } from './run-fixtures.js';
+import {
+  closeWorkspaceWorld,
+  createWorkspaceWorld,
+  workspaceDispatch,
+  type WorkspaceWorld,
+} from './run-fixtures.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A run of 50,000 jobs (huge-runs)
@@ -81,6 +86,29 @@ export function createSlowGit(): string {
   );
   chmodSync(join(slowGit, 'git'), 0o755);
   return slowGit;
+}
+
+/** A project `huge` whose repository is the workspace of `file` and small.yml, and a slow git (createSlowGit). */
+export interface SlowGitWorld extends WorkspaceWorld {
+  slowGit: string;
+}
+
+export async function createSlowGitWorld(
+  file: Record<string, string>,
+  defaultJobDurationMs: number,
+): Promise<SlowGitWorld> {
+  const fixture = await createWorkspaceWorld(
+    { ...file, 'small.yml': SMALL_WORKFLOW },
+    { defaultJobDurationMs },
+    undefined,
+    'huge',
+  );
+  return { ...fixture, slowGit: createSlowGit() };
+}
+
+export async function closeSlowGitWorld(fixture: SlowGitWorld): Promise<void> {
+  rmSync(fixture.slowGit, { recursive: true, force: true });
+  await closeWorkspaceWorld(fixture);
 }
 
 /** run-workflow at the workspace's commit (fast polls), in a job whose workspace is the project's repository. */

@@ -131,12 +131,16 @@ export function mergeCommitEnv({ github, dir }: GitHubWorld): Record<string, str
   };
 }
 
-/** run-workflow gating on pipeline.yml at main, posting commit statuses, on a pull request. */
+/**
+ * run-workflow gating on pipeline.yml at main, posting commit statuses, on a pull request: in
+ * mergeCommitEnv unless `env` says another environment.
+ */
 export function statusesGate(
   runners: StepRunners,
   fixture: GitHubWorld,
   inputs: Inputs,
   onSpawn?: (child: ChildProcess) => void,
+  env: Record<string, string> = mergeCommitEnv(fixture),
 ): Promise<ActionRun> {
   return runners.runStep('run-workflow', {
     inputs: {
@@ -148,7 +152,7 @@ export function statusesGate(
       'github-token': STATUSES_TOKEN,
       ...inputs,
     },
-    env: mergeCommitEnv(fixture),
+    env,
     ...(onSpawn ? { onSpawn } : {}),
   });
 }
@@ -192,26 +196,14 @@ export function trustEnv(fixture: GitHubWorld, extra: Record<string, string> = {
   };
 }
 
-/** status-trust's gate: run-workflow with commit statuses, in trustEnv (with `options.env`). */
+/** status-trust's gate: statusesGate in trustEnv (with `options.env`). */
 export function trustGate(
   runners: StepRunners,
   fixture: GitHubWorld,
   inputs: Inputs,
   options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<ActionRun> {
-  return runners.runStep('run-workflow', {
-    inputs: {
-      ...fixture.world.api,
-      workflow: 'pipeline.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-      'commit-statuses': 'true',
-      'github-token': STATUSES_TOKEN,
-      ...inputs,
-    },
-    env: trustEnv(fixture, options.env),
-    ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
-  });
+  return statusesGate(runners, fixture, inputs, options.onSpawn, trustEnv(fixture, options.env));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,26 +9,21 @@
  * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
  */
-import { rmSync } from 'node:fs';
 import { BUNDLES, type ActionRun, type StepOptions } from '../../../testkit/runner/step.js';
 import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
 import type { GitWorkspace } from '../../../testkit/world/git-workspace.js';
 import { HUGE_RUN_ID, HUGE_RUN_JOBS } from '../../../testkit/world/huge-run.js';
+import { warningTexts } from '../../../testkit/world/run-fixtures.js';
 import {
-  closeWorkspaceWorld,
-  createWorkspaceWorld,
-  warningTexts,
-  type WorkspaceWorld,
-} from '../../../testkit/world/run-fixtures.js';
-import {
-  SMALL_WORKFLOW,
-  createSlowGit,
+  closeSlowGitWorld,
+  createSlowGitWorld,
   followHugeRun,
   jobOutputsBytes,
   keptJobNumbers,
   manyKeys,
   slowGitCheck,
   workspaceHeadDispatch,
+  type SlowGitWorld,
 } from '../../../testkit/world/huge-fixtures.js';
 
 /** Far above what a step needs (a few seconds), far below what the quadratic work took (a minute or more). */
@@ -128,25 +123,16 @@ describe('huge-workflow-file (__tests__/security/huge-workflow-file.test.ts)', (
   /** 105,000 keys in one mapping: under the 1 MiB the check reads, over the nodes it examines. */
   const HUGE = `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(105_000)}\n`;
 
-  let fixture: WorkspaceWorld;
+  let fixture: SlowGitWorld;
   let world: World;
   let workspace: GitWorkspace;
   /** A `git` first on PATH that waits, on its first call, until the test lets it go (a slow check). */
   let slowGit: string;
   beforeAll(async () => {
-    fixture = await createWorkspaceWorld(
-      { 'huge.yml': HUGE, 'small.yml': SMALL_WORKFLOW },
-      { defaultJobDurationMs: 40 },
-      undefined,
-      'huge',
-    );
-    ({ world, workspace } = fixture);
-    slowGit = createSlowGit();
+    fixture = await createSlowGitWorld({ 'huge.yml': HUGE }, 40);
+    ({ world, workspace, slowGit } = fixture);
   });
-  afterAll(async () => {
-    rmSync(slowGit, { recursive: true, force: true });
-    await closeWorkspaceWorld(fixture);
-  });
+  afterAll(() => closeSlowGitWorld(fixture));
   beforeEach(() => world.sim.reset());
 
   const dispatch = (inputs: Record<string, string>, options: StepOptions = {}) =>
