@@ -195,7 +195,7 @@ describe('wait-for-run (__tests__/runs/wait-for-run.test.ts)', () => {
 
   /** A run nobody in this job dispatched, its first jobs started (see the unit file). */
   const someoneElsesRun = (): Promise<WorkflowRun> => someoneElsesStoreRun(world);
-  const follow = (runId: string) => followRunStep(world, runId);
+  const follow = (runId: string) => followRunStep(BUNDLES, world, runId);
   const jobsOf = jobsOutput;
 
   it('follows a run it did not dispatch to success: the outputs run-workflow sets, a summary, reads only', async () => {
@@ -699,7 +699,8 @@ describe('expected-commit (__tests__/runs/expected-commit.test.ts)', () => {
   afterAll(() => world.sim.close());
 
   const runOn = (gitRef: string): Promise<WorkflowRun> => storeRunOn(world, gitRef);
-  const follow = (runId: string, inputs: Record<string, string> = {}) => followRunStep(world, runId, inputs);
+  const follow = (runId: string, inputs: Record<string, string> = {}) =>
+    followRunStep(BUNDLES, world, runId, inputs);
 
   it('fails on the first read when the run is of another commit, naming both, before it ends', async () => {
     world.sim.setJobBehaviour('build', { durationMs: 60_000 });

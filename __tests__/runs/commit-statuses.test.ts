@@ -9,8 +9,7 @@
  * a process of the step's own).
  */
 import { IN_PROCESS, runStep } from '../../testkit/runner/in-process.js';
-import { apiRequests, until, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from './follow.js';
+import { apiRequests, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn } from '../../simulator/index.js';
 import {
@@ -173,7 +172,8 @@ describe('commit statuses, one per remote job', () => {
     });
     const runId = dispatched.outputs['run-id'];
     const before = apiRequests(world.sim).length;
-    const refused = await followRunInProcess(
+    const refused = await followRunStep(
+      IN_PROCESS,
       world,
       runId,
       { 'commit-statuses': 'true', 'github-token': 'ghs_x0123456789' },
@@ -184,7 +184,8 @@ describe('commit statuses, one per remote job', () => {
     expect(apiRequests(world.sim).length).toBe(before);
     expect(github.requests).toEqual([]);
 
-    const followed = await followRunInProcess(
+    const followed = await followRunStep(
+      IN_PROCESS,
       world,
       runId,
       {

@@ -8,9 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readActionYaml, type StepOptions } from '../../testkit/runner/in-process.js';
-import { until, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from './follow.js';
+import { IN_PROCESS, readActionYaml, type StepOptions } from '../../testkit/runner/in-process.js';
+import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { createNextCommitWorld, storeRunOn } from '../../testkit/world/run-fixtures.js';
 
@@ -31,7 +30,7 @@ beforeEach(() => world.sim.reset());
 const runOn = (gitRef: string): Promise<WorkflowRun> => storeRunOn(world, gitRef);
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
-  followRunInProcess(world, runId, inputs, options);
+  followRunStep(IN_PROCESS, world, runId, inputs, options);
 
 /** The environment of a pull_request event whose head is `headSha` (GITHUB_SHA: its merge commit). */
 function pullRequestEnv(headSha: string): Record<string, string> {

@@ -6,9 +6,8 @@
  * the jobs that did not succeed, and run-workflow says when its first read comes right after the
  * dispatch.
  */
-import { runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { createWorld, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from './follow.js';
+import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import { createWorld, followRunStep, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 
 const PIPELINE = workflow('Pipeline', {
@@ -84,7 +83,9 @@ describe('each ending of a run in its own words', () => {
     expect(lines[dispatched + 1]).toMatch(/^\[0s\] run dispatched; first read in 0\.1 s$/);
     expect(result.outputs['failed-jobs']).toBe('');
 
-    const followed = await followRunInProcess(world, result.outputs['run-id'], { 'expected-commit': '' });
+    const followed = await followRunStep(IN_PROCESS, world, result.outputs['run-id'], {
+      'expected-commit': '',
+    });
     expect(followed.exitCode).toBe(0);
     expect(followed.stdout).not.toContain('first read in');
     expect(followed.outputs['failed-jobs']).toBe('');

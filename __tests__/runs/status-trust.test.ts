@@ -11,8 +11,7 @@
  * or failing, when the step is cancelled with SIGINT).
  */
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { until, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from './follow.js';
+import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
 import {
@@ -81,7 +80,8 @@ describe('1. commit binding: every state on the run’s own commit, never before
       inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
     });
     await until(() => world.sim.runs().find((run) => run.status === 'success'));
-    const followed = await followRunInProcess(
+    const followed = await followRunStep(
+      IN_PROCESS,
       world,
       dispatched.outputs['run-id'],
       {
@@ -102,7 +102,8 @@ describe('1. commit binding: every state on the run’s own commit, never before
     const dispatched = await runStep('run-workflow', {
       inputs: { ...world.api, workflow: 'pipeline.yml', 'git-ref': 'release', wait: 'false' },
     });
-    const followed = await followRunInProcess(
+    const followed = await followRunStep(
+      IN_PROCESS,
       world,
       dispatched.outputs['run-id'],
       {

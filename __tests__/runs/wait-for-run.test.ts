@@ -4,9 +4,8 @@
  * in another job) to the same outputs, summary and exit rules as run-workflow. Its bundle follows
  * such a run to success in __tests__/e2e/runs-bundles.test.ts.
  */
-import { runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
-import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
-import { followRunInProcess } from './follow.js';
+import { IN_PROCESS, runStep, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
+import { apiRequests, createWorld, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { jobsOutput, someoneElsesStoreRun } from '../../testkit/world/run-fixtures.js';
@@ -29,7 +28,7 @@ afterEach(() => {
 const someoneElsesRun = (): Promise<WorkflowRun> => someoneElsesStoreRun(world);
 
 const follow = (runId: string, inputs: Record<string, string> = {}, options: StepOptions = {}) =>
-  followRunInProcess(world, runId, inputs, options);
+  followRunStep(IN_PROCESS, world, runId, inputs, options);
 
 const jobsOf = (result: ActionRun): Array<{ key: string; status: string; buildId: string | null }> =>
   jobsOutput(result);

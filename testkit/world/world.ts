@@ -3,7 +3,7 @@
  * repository is held in memory (no git process, no file), a developer robot token, and tokens of the
  * other roles for permission tests.
  */
-import { runStep, type ActionRun, type StepOptions } from '../runner/step.js';
+import { type ActionRun, type StepOptions, type StepRunners } from '../runner/step.js';
 import {
   MemoryRepo,
   startSimulator,
@@ -112,14 +112,18 @@ export function apiRequests(sim: Simulator): string[] {
   return serviceRequests(sim).map((request) => `${request.method} ${request.path}`);
 }
 
-/** A wait-for-run step of this world following `runId`, as a `uses:` step runs it (fast polls). */
+/**
+ * A wait-for-run step of this world following `runId`, as a `uses:` step runs it (fast polls), in the
+ * tier of `runners` (BUNDLES from step.ts, IN_PROCESS from in-process.ts).
+ */
 export function followRunStep(
+  runners: StepRunners,
   world: World,
   runId: string,
   inputs: Record<string, string> = {},
   options: StepOptions = {},
 ): Promise<ActionRun> {
-  return runStep('wait-for-run', {
+  return runners.runStep('wait-for-run', {
     ...options,
     inputs: {
       token: world.token,
