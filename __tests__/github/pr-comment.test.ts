@@ -20,14 +20,13 @@ import { AUTHOR, BOT, type GitHubStandIn } from '../../simulator/index.js';
 import {
   FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
   PR_NUMBER,
-  closeGitHubWorld,
   commentOnHeadEnv,
   commentingGate,
   createCommentWorld,
   expectNoCommentSecret,
   gateCommentMarker,
-  type GitHubWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/comment-fixtures.js';
+import { closeGitHubWorld, type GitHubWorld } from '../../testkit/world/github-world.js';
 
 /**
  * Where `text` holds `secret` in a form the runner's exact match misses: a start of it that is not

@@ -13,19 +13,21 @@ import { apiRequests, followRunStep, until, type World } from '../../testkit/wor
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn } from '../../simulator/index.js';
 import {
-  STATUSES_PIPELINE as PIPELINE,
   closeGitHubWorld,
   createGitHubWorld,
   lastStatus,
-  mergeCommitEnv,
   pullRequestOnHead,
   resetStatusesWorld,
   statusSequences,
   statusWords as words,
-  statusesGate,
   warningTexts as warningsOf,
   type GitHubWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/github-world.js';
+import {
+  STATUSES_PIPELINE as PIPELINE,
+  mergeCommitEnv,
+  statusesGate,
+} from '../../testkit/world/status-fixtures.js';
 
 const RELEASE = workflow('Release', { approve: { type: 'require-approval' }, ship: { needs: ['approve'] } });
 

@@ -23,7 +23,7 @@ import {
   oneErrorOf,
   workspaceDryRun,
   type WorkspaceWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/workspace-world.js';
 
 let fixture: WorkspaceWorld;
 let world: World;

@@ -21,7 +21,7 @@ import {
   oneErrorOf,
   workspaceDispatch,
   type WorkspaceWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/workspace-world.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
 
 const UNKNOWN = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';

@@ -15,18 +15,20 @@ import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
 import {
-  STATUSES_TOKEN as TOKEN,
-  TRUST_GITHUB_RUN as GITHUB_RUN,
   closeGitHubWorld,
-  createTrustWorld,
   resetStatusesWorld,
   statusPostsTo,
   statusWords,
+  warningTexts as warnings,
+} from '../../testkit/world/github-world.js';
+import {
+  STATUSES_TOKEN as TOKEN,
+  TRUST_GITHUB_RUN as GITHUB_RUN,
+  createTrustWorld,
   trustEnv,
   trustGate,
-  warningTexts as warnings,
   type TrustWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/status-fixtures.js';
 
 const OTHER_SERVICE_RUN = '0b0b0b0b-0000-4000-8000-000000000001';
 

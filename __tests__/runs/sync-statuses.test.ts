@@ -11,17 +11,15 @@
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
+import { closeGitHubWorld, statusWords, untilRunEnded } from '../../testkit/world/github-world.js';
 import {
   SYNC_PIPELINE as PIPELINE,
-  closeGitHubWorld,
   createSyncWorld,
   dispatchAndLeaveStep,
   resetSyncWorld,
-  statusWords,
   syncStatusesStep,
-  untilRunEnded,
   type SyncWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/status-fixtures.js';
 
 let fixture: SyncWorld;
 let world: World;

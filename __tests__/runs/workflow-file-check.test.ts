@@ -18,7 +18,7 @@ import {
   closeWorkspaceWorld,
   createWorkspaceWorld,
   type WorkspaceWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/workspace-world.js';
 
 /** The same workflow on branch \`next\`, without its submit job. */
 const GATE_NEXT = GATE.replace(/ {2}submit:[\s\S]*$/, '');

@@ -18,7 +18,7 @@ import {
   jobOutputsBytes,
   keptJobNumbers,
 } from '../../testkit/world/huge-fixtures.js';
-import { warningTexts } from '../../testkit/world/run-fixtures.js';
+import { warningTexts } from '../../testkit/world/github-world.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 

@@ -16,12 +16,10 @@ import { startReceiver, type Receiver } from '../../testkit/world/webhook-receiv
 import { structure } from '../../testkit/docs/markdown-structure.js';
 import {
   FAKE_GITHUB_TOKEN as GITHUB_TOKEN,
-  closeGitHubWorld,
   commentEnv,
-  createGitHubWorld,
   tableColumn,
-  type GitHubWorld,
-} from '../../testkit/world/run-fixtures.js';
+} from '../../testkit/world/comment-fixtures.js';
+import { closeGitHubWorld, createGitHubWorld, type GitHubWorld } from '../../testkit/world/github-world.js';
 
 const SECRET = 'webhook-signing-secret-0123456789';
 const FAST = { 'poll-interval-seconds': '0.05' };

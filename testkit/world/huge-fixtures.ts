@@ -16,7 +16,7 @@ import {
   createWorkspaceWorld,
   workspaceDispatch,
   type WorkspaceWorld,
-} from './run-fixtures.js';
+} from './workspace-world.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A run of 50,000 jobs (huge-runs)

@@ -13,7 +13,7 @@ import { BUNDLES, type ActionRun, type StepOptions } from '../../../testkit/runn
 import { apiRequests, createWorld, type World } from '../../../testkit/world/world.js';
 import type { GitWorkspace } from '../../../testkit/world/git-workspace.js';
 import { HUGE_RUN_ID, HUGE_RUN_JOBS } from '../../../testkit/world/huge-run.js';
-import { warningTexts } from '../../../testkit/world/run-fixtures.js';
+import { warningTexts } from '../../../testkit/world/github-world.js';
 import {
   closeSlowGitWorld,
   createSlowGitWorld,

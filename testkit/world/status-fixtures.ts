@@ -1,0 +1,182 @@
+/**
+ * The worlds, GITHUB_* environments and steps of the commit-status tests, in both tiers: commit-statuses,
+ * status-trust and sync-statuses (__tests__/runs/ and their cases in __tests__/e2e/runs-bundles.test.ts).
+ * A helper that runs a step takes the tier's runners (IN_PROCESS or BUNDLES) as its first parameter.
+ */
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import type { ActionRun, StepRunners } from '../runner/step.js';
+import { workflow } from '../docs/workflows.js';
+import { createGitHubWorld, pullRequestOnHead, type GitHubWorld } from './github-world.js';
+
+type Inputs = Record<string, string>;
+
+// commit-statuses (__tests__/runs/commit-statuses.test.ts)
+
+export const STATUSES_PIPELINE = workflow('Pipeline', {
+  build: { type: 'build' },
+  e2e: { needs: ['build'] },
+  report: { needs: ['e2e'] },
+});
+/** The merge commit GITHUB_SHA names on a pull request: statuses never go there. */
+export const MERGE_SHA = 'feedface'.repeat(5);
+export const STATUSES_TOKEN = 'ghs_statusesToken0123456789';
+
+/** The environment of a pull_request event: its head the world's main, GITHUB_SHA the merge commit. */
+export function mergeCommitEnv({ github, dir }: GitHubWorld): Record<string, string> {
+  return {
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_SHA: MERGE_SHA,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+  };
+}
+
+/**
+ * run-workflow gating on pipeline.yml at main, posting commit statuses, on a pull request: in
+ * mergeCommitEnv unless `env` says another environment.
+ */
+export function statusesGate(
+  runners: StepRunners,
+  fixture: GitHubWorld,
+  inputs: Inputs,
+  onSpawn?: (child: ChildProcess) => void,
+  env: Record<string, string> = mergeCommitEnv(fixture),
+): Promise<ActionRun> {
+  return runners.runStep('run-workflow', {
+    inputs: {
+      ...fixture.world.api,
+      workflow: 'pipeline.yml',
+      'git-ref': 'main',
+      'poll-interval-seconds': '0.05',
+      'commit-statuses': 'true',
+      'github-token': STATUSES_TOKEN,
+      ...inputs,
+    },
+    env,
+    ...(onSpawn ? { onSpawn } : {}),
+  });
+}
+
+// status-trust (__tests__/runs/status-trust.test.ts)
+
+export const TRUST_PIPELINE = workflow(
+  'Pipeline',
+  { build: { type: 'build' }, e2e: { needs: ['build'] }, report: { needs: ['e2e'] } },
+  { platform: { type: 'string', required: false } },
+);
+export const TRUST_GITHUB_RUN = '777';
+
+/** The status-trust world: `head` the pull request's head commit (main), `release` one on branch `release`. */
+export interface TrustWorld extends GitHubWorld {
+  head: string;
+  release: string;
+}
+
+export async function createTrustWorld(defaultJobDurationMs: number): Promise<TrustWorld> {
+  const fixture = await createGitHubWorld(
+    { 'pipeline.yml': TRUST_PIPELINE },
+    { defaultJobDurationMs },
+    'status-trust-',
+    pullRequestOnHead(7),
+  );
+  const head = fixture.world.repo.headSha;
+  const release = fixture.world.repo.commit({ 'pipeline.yml': TRUST_PIPELINE }, 'Release branch', 'release');
+  return { ...fixture, head, release };
+}
+
+/** The environment of a pull_request event in GitHub run 777, attempt 1, and `extra`. */
+export function trustEnv(fixture: GitHubWorld, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...mergeCommitEnv(fixture),
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_RUN_ID: TRUST_GITHUB_RUN,
+    GITHUB_RUN_ATTEMPT: '1',
+    ...extra,
+  };
+}
+
+/** status-trust's gate: statusesGate in trustEnv (with `options.env`). */
+export function trustGate(
+  runners: StepRunners,
+  fixture: GitHubWorld,
+  inputs: Inputs,
+  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<ActionRun> {
+  return statusesGate(runners, fixture, inputs, options.onSpawn, trustEnv(fixture, options.env));
+}
+
+// sync-statuses (__tests__/runs/sync-statuses.test.ts)
+
+export const SYNC_PIPELINE = workflow('Pipeline', { build: { type: 'build' }, e2e: { needs: ['build'] } });
+export const SYNC_TOKEN = 'ghs_syncToken0123456789';
+
+/** The sync-statuses world: `head` the head commit (main) of pull request 7. */
+export interface SyncWorld extends GitHubWorld {
+  head: string;
+}
+
+export async function createSyncWorld(defaultJobDurationMs: number): Promise<SyncWorld> {
+  const fixture = await createGitHubWorld(
+    { 'pipeline.yml': SYNC_PIPELINE },
+    { defaultJobDurationMs },
+    'sync-statuses-',
+    pullRequestOnHead(7),
+  );
+  return { ...fixture, head: fixture.world.repo.headSha };
+}
+
+/** Each case starts with nothing posted, and pull request 7 open on `head`. */
+export function resetSyncWorld({ world, github, head }: SyncWorld): void {
+  world.sim.reset();
+  github.statuses.length = 0;
+  github.requests.length = 0;
+  github.pullRequests = [];
+  github.addPullRequest({ number: 7, head });
+}
+
+/** The environment of a step in GitHub run 901 on `event`. */
+export function syncEnv({ github, dir }: GitHubWorld, event = 'pull_request'): Record<string, string> {
+  return {
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_RUN_ID: '901',
+    GITHUB_RUN_ATTEMPT: '1',
+  };
+}
+
+/** The gate that leaves: dispatch, one read, pending statuses, exit. */
+export function dispatchAndLeaveStep(
+  runners: StepRunners,
+  fixture: GitHubWorld,
+  inputs: Inputs = {},
+  event = 'pull_request',
+): Promise<ActionRun> {
+  return runners.runStep('run-workflow', {
+    inputs: {
+      ...fixture.world.api,
+      workflow: 'pipeline.yml',
+      wait: 'false',
+      'commit-statuses': 'true',
+      'github-token': SYNC_TOKEN,
+      ...inputs,
+    },
+    env: syncEnv(fixture, event),
+  });
+}
+
+/** sync-statuses on a schedule, in GitHub run 902. */
+export function syncStatusesStep(
+  runners: StepRunners,
+  fixture: GitHubWorld,
+  inputs: Inputs = {},
+): Promise<ActionRun> {
+  const { world } = fixture;
+  return runners.runStep('sync-statuses', {
+    inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': SYNC_TOKEN, ...inputs },
+    env: { ...syncEnv(fixture, 'schedule'), GITHUB_RUN_ID: '902' },
+  });
+}
