@@ -81,7 +81,6 @@ import {
 } from '../../testkit/world/status-fixtures.js';
 import {
   CHECKED_GATE,
-  ONE_BUILD_YML,
   checkedDispatch,
   closeWorkspaceWorld,
   createWorkspaceWorld,
@@ -95,7 +94,7 @@ describe('messages (__tests__/runs/messages.test.ts)', () => {
   const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
   let world: World;
   beforeAll(async () => {
-    world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' });
+    world = await createWorld({ 'e2e.yml': ONE_BUILD });
   });
   afterAll(() => world.sim.close());
 
@@ -320,7 +319,7 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
   // A signal needs a process of the step's own: kept whole here.
   it('SIGINT while waiting: exits 1, saying that the run goes on', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    const signalled: Record<string, number> = {};
+    const signalled = new Set<string>();
     const results = await Promise.all(
       ACTIONS.map((action) =>
         run(
@@ -330,8 +329,8 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
             onSpawn: (child) => {
               // Once it follows the run (its first progress line), as a cancelled job would be.
               child.stdout?.on('data', (chunk: Buffer) => {
-                if (!signalled[action] && chunk.toString().includes('run: in-progress')) {
-                  signalled[action] = Date.now();
+                if (!signalled.has(action) && chunk.toString().includes('run: in-progress')) {
+                  signalled.add(action);
                   child.kill('SIGINT');
                 }
               });
@@ -353,7 +352,7 @@ describe('run-workflow (__tests__/runs/run-workflow.test.ts)', () => {
       // The step only stopped following: the run itself was not cancelled.
       expect(simRun.status).toBe('in-progress');
     }
-    expect(Object.keys(signalled).sort()).toEqual([...ACTIONS].sort());
+    expect([...signalled].sort()).toEqual([...ACTIONS].sort());
   });
 });
 
@@ -676,7 +675,7 @@ describe('dry-run (__tests__/runs/dry-run.test.ts)', () => {
   let fixture: WorkspaceWorld;
   let world: World;
   beforeAll(async () => {
-    fixture = await createWorkspaceWorld({ 'e2e.yml': ONE_BUILD_YML });
+    fixture = await createWorkspaceWorld({ 'e2e.yml': ONE_BUILD });
     ({ world } = fixture);
   });
   afterAll(() => closeWorkspaceWorld(fixture));
@@ -743,7 +742,7 @@ describe('not-found (__tests__/runs/not-found.test.ts)', () => {
   let workspace: GitWorkspace;
   beforeAll(async () => {
     // The job's checkout, which is the project's repository too: E2E.yml and build.yml on main.
-    fixture = await createWorkspaceWorld({ 'E2E.yml': ONE_BUILD_YML, 'build.yml': ONE_BUILD_YML });
+    fixture = await createWorkspaceWorld({ 'E2E.yml': ONE_BUILD, 'build.yml': ONE_BUILD });
     ({ workspace } = fixture);
   });
   afterAll(() => closeWorkspaceWorld(fixture));

@@ -17,13 +17,13 @@ import { structure } from '../../testkit/docs/markdown-structure.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
 import {
-  ONE_BUILD_YML as E2E,
   closeWorkspaceWorld,
   createWorkspaceWorld,
   oneErrorOf,
   workspaceDryRun,
   type WorkspaceWorld,
 } from '../../testkit/world/workspace-world.js';
+import { ONE_BUILD as E2E } from '../../testkit/docs/workflows.js';
 
 let fixture: WorkspaceWorld;
 let world: World;

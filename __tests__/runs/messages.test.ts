@@ -8,10 +8,11 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderLog, runAction } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

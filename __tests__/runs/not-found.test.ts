@@ -15,13 +15,13 @@ import { IN_PROCESS, runStep, type StepOptions } from '../../testkit/runner/in-p
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
 import {
-  ONE_BUILD_YML as E2E,
   closeWorkspaceWorld,
   createWorkspaceWorld,
   oneErrorOf,
   workspaceDispatch,
   type WorkspaceWorld,
 } from '../../testkit/world/workspace-world.js';
+import { ONE_BUILD as E2E } from '../../testkit/docs/workflows.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
 
 const UNKNOWN = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';

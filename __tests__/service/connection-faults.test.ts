@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import { renderLog, runStep, runStepPost } from '../../testkit/runner/in-process.js';
 import { listen, selfSignedCertificate, tlsServer } from '../../testkit/world/tls.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
+import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 
 let world: World;
 beforeAll(async () => {
-  world = await createWorld({ 'e2e.yml': 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n' });
+  world = await createWorld({ 'e2e.yml': ONE_BUILD });
 });
 afterAll(() => world.sim.close());
 beforeEach(() => world.sim.reset());

@@ -102,8 +102,10 @@ async function readGitHubEnvironmentAgain(): Promise<void> {
   defaults.baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
 }
 
-/** The same calls as step.ts's, each step run from the sources in this process. */
-/** The step runners of the unit tier, as one value: for fixtures that serve both tiers (see step.ts's BUNDLES). */
+/**
+ * The same calls as step.ts's, each step run from the sources in this process; IN_PROCESS holds them as
+ * one value, for fixtures that serve both tiers (step.ts's BUNDLES is the other).
+ */
 export const IN_PROCESS = stepRunners(runActionInProcess);
 export const { runAction, runPost, runStep, runStepPost } = IN_PROCESS;
 

@@ -12,8 +12,6 @@ type WorldOptions = Parameters<typeof createWorld>[1];
 
 // A job's workspace that is the project's repository (not-found, dry-run, workflow-file-check)
 
-export const ONE_BUILD_YML = 'on: workflow_dispatch\njobs:\n  build:\n    type: build\n';
-
 /** A world beside a git workspace: `api` the inputs naming the project whose repository it is. */
 export interface WorkspaceWorld {
   world: World;
