@@ -3,7 +3,7 @@
  * the headers times out per attempt; six reads, then one clear error, never a hang or a stack trace.
  * The other misbehaviours, through the client in process: __tests__/service/client-hardening.test.ts.
  */
-import { runAction } from '../../testkit/runner/step.js';
+import { STACK_TRACE, runAction } from '../../testkit/runner/step.js';
 import {
   RUN_ID,
   stalledBody,
@@ -12,7 +12,6 @@ import {
 } from '../../testkit/world/misbehaving-service.js';
 
 const APP_ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
-const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
 let service: MisbehavingService;
 beforeAll(async () => (service = await startMisbehavingService()));

@@ -8,13 +8,12 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { renderLog, runAction, runPost } from '../../testkit/runner/step.js';
+import { STACK_TRACE, renderLog, runAction, runPost } from '../../testkit/runner/step.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { errorLines } from './security/audit.js';
 
 const HOST = 'svc.test';
-const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
 let world: World;
 let proxy: Server;

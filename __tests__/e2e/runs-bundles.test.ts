@@ -89,6 +89,7 @@ import {
   workspaceDryRun,
   type WorkspaceWorld,
 } from '../../testkit/world/workspace-world.js';
+import { expectOneError } from '../../testkit/runner/expect-step.js';
 
 describe('messages (__tests__/runs/messages.test.ts)', () => {
   const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -805,7 +806,6 @@ describe('workflow-file-check (__tests__/runs/workflow-file-check.test.ts)', () 
 });
 
 describe('edges (__tests__/sessions/edges.test.ts)', () => {
-  const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
   const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
   let world: World;
   beforeAll(async () => {
@@ -816,14 +816,6 @@ describe('edges (__tests__/sessions/edges.test.ts)', () => {
   /** A step of `entry` on Node 24, the runtime action.yml declares. */
   function step(entry: string, inputs: Record<string, string>): Promise<ActionRun> {
     return runAction({ entry, runtime: 'node24', inputs, timeoutMs: 20_000 });
-  }
-  /** Exit 1 with exactly one error annotation, no stack trace, no kill. */
-  function expectOneError(run: ActionRun): string {
-    expect(run.signal).toBeNull();
-    expect(run.exitCode).toBe(1);
-    expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
-    expect(run.errors).toHaveLength(1);
-    return run.errors[0];
   }
 
   it('bad inputs end the step before any request, with one error naming the input', async () => {

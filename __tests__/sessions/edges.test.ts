@@ -13,8 +13,8 @@ import { createServer } from 'node:http';
 import { runAction, type ActionRun, type RunOptions } from '../../testkit/runner/in-process.js';
 import { apiRequests, createWorld, type World } from '../../testkit/world/world.js';
 import { savedSessions } from '../../testkit/world/session-state.js';
+import { expectOneError } from '../../testkit/runner/expect-step.js';
 
-const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 function step(
@@ -23,15 +23,6 @@ function step(
   extra: Partial<RunOptions> = {},
 ): Promise<ActionRun> {
   return runAction({ entry, inputs, ...extra });
-}
-
-/** Exit 1 with exactly one error annotation, no stack trace, no kill. */
-function expectOneError(run: ActionRun): string {
-  expect(run.signal).toBeNull();
-  expect(run.exitCode).toBe(1);
-  expect(STACK_TRACE.test(run.stdout) || STACK_TRACE.test(run.stderr)).toBe(false);
-  expect(run.errors).toHaveLength(1);
-  return run.errors[0];
 }
 
 describe('edges', () => {

@@ -1,11 +1,10 @@
 /** Judging a lifecycle that ran: its outcome against the plan's, and what it left behind. */
 import type { Simulator } from '../../simulator/index.js';
 import { SESSION_TERMINAL } from '../../src/service/contract.js';
-import type { ActionRun } from '../runner/step.js';
+import { STACK_TRACE, type ActionRun } from '../runner/step.js';
 import type { LifecyclePlan } from './plan-types.js';
 import { lastSavedSession } from '../world/session-state.js';
 
-const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 /** The post step's warning that a create whose answer was lost may have started a session. */
 const MAY_EXIST = /^::warning[^:]*::.*device session may (be running|exist)/im;
 

@@ -49,6 +49,9 @@ export interface ActionRun {
   durationMs: number;
 }
 
+/** A stack trace in a step's output: what no step may print, whatever failed. */
+export const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+
 export interface Annotation {
   kind: 'error' | 'warning' | 'notice';
   text: string;
