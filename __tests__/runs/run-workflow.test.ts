@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IN_PROCESS, type ActionRun, type StepOptions } from '../../testkit/runner/in-process.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { apiRequests, createWorld, until, type World } from '../../testkit/world/world.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import {
@@ -177,6 +178,26 @@ describe('run-workflow, as the sub-action and as the root action', () => {
       ]);
       expect(result.errors[0]).toContain(simRun.url);
     }
+  });
+
+  it('on the step clock: an hour of timeout-minutes passes in polls of the interval asked for, then times out', async () => {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 3_600_000 });
+    const clock = new VirtualClock();
+    const started = clock.now();
+    const result = await run(
+      'run-workflow',
+      { 'timeout-minutes': '60', 'poll-interval-seconds': '30' },
+      { clock },
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
+    expect(result.errors).toEqual([
+      expect.stringContaining('did not finish within timeout-minutes (60); last status: in-progress.'),
+    ]);
+    // The step's time, not the machine's: the deadline is an hour of the step clock, in 30 s waits.
+    expect(clock.now() - started).toBeGreaterThanOrEqual(3_600_000);
+    expect(clock.waits.filter((ms) => ms === 30_000).length).toBeGreaterThanOrEqual(119);
+    expect(Math.max(...clock.waits)).toBeLessThanOrEqual(30_000);
   });
 
   it('with wait: false sets run-id, run-url and status new, names wait-for-run, and makes no read', async () => {

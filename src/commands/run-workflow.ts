@@ -23,6 +23,7 @@ import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
 import { shortHash } from '../github/comment-body.js';
+import { stepClock } from '../text/clock.js';
 
 export const runWorkflow = defineCommand({
   description:
@@ -115,7 +116,7 @@ export const runWorkflow = defineCommand({
     withOutcome(context.outputs, context.signal, async () => {
       const { io, outputs, signal } = context;
       const api = apiSettings(values);
-      const startedAt = Date.now();
+      const startedAt = stepClock().now();
       const deadline = startedAt + api.timeoutMs;
 
       const check = await checkBeforeDispatch(values, context, deadline);

@@ -36,6 +36,7 @@ import { DEFAULT_SESSION_TYPE, commentSubject, defaultSessionName } from '../ses
 import type { AttemptRecord } from '../sessions/report/accounting.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
+import { stepClock } from '../text/clock.js';
 
 const platforms = PLATFORMS.map((platform) => `\`${platform}\``).join(' or ');
 
@@ -179,7 +180,7 @@ export const startDeviceSession = defineCommand({
     const earlier: AttemptRecord[] = [];
 
     for (let attempt = 1; ; attempt++) {
-      const startedAt = Date.now();
+      const startedAt = stepClock().now();
       const counted = of > 1 ? ` (attempt ${attempt} of ${of})` : '';
       io.info(
         `Creating ${request.platform} device session${request.name ? ` ${oneLine(request.name, 80)}` : ''} (type ${request.type ?? DEFAULT_SESSION_TYPE}${request.deviceIdentifier ? `, device ${oneLine(request.deviceIdentifier, 80)}` : ''}) at ${hostOf(api.baseUrl)}${counted}.`,

@@ -6,6 +6,7 @@ import { renderStopSummary } from '../sessions/report/stop-summary.js';
 import { defineCommand } from './command.js';
 import { writeSessionOutputs } from '../sessions/connection.js';
 import { hostOf } from '../service/base-url.js';
+import { stepClock } from '../text/clock.js';
 
 export const stopDeviceSession = defineCommand({
   description: 'Stop a device session by id and wait until the service confirms it. Idempotent.',
@@ -32,7 +33,7 @@ export const stopDeviceSession = defineCommand({
     let session;
     try {
       session = await stopSession(context.client(api), sessionId, {
-        deadline: Date.now() + api.timeoutMs,
+        deadline: stepClock().now() + api.timeoutMs,
         signal,
       });
     } catch (error) {

@@ -12,6 +12,7 @@ import { MAX_GITHUB_REQUESTS, syncStatuses } from '../runs/sync.js';
 import { NO_REPOSITORY, UNKNOWN_TOKEN_ACCOUNT, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
+import { stepClock } from '../text/clock.js';
 
 export const syncStatusesCommand = defineCommand({
   description:
@@ -80,7 +81,12 @@ export const syncStatusesCommand = defineCommand({
         io,
         context.client(api),
         { octokit: github.octokit, owner, repo, login },
-        { commit: values.commit, maxRuns: values['max-runs'], deadline: Date.now() + api.timeoutMs, signal },
+        {
+          commit: values.commit,
+          maxRuns: values['max-runs'],
+          deadline: stepClock().now() + api.timeoutMs,
+          signal,
+        },
       );
       outputs.set('settled', String(report.settled.length));
       outputs.set('pending', String(report.pending.length));

@@ -5,6 +5,7 @@ import { waitUntilReady } from '../sessions/ready.js';
 import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
+import { stepClock } from '../text/clock.js';
 
 export const waitForDeviceSession = defineCommand({
   description:
@@ -43,7 +44,7 @@ export const waitForDeviceSession = defineCommand({
         note: 'This step does not stop the session when the job ends.',
       },
       { io, outputs, client: context.client(api), signal },
-      { startedAt: Date.now(), firstReadAfterInterval: false },
+      { startedAt: stepClock().now(), firstReadAfterInterval: false },
     );
   },
 });

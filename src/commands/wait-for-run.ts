@@ -9,6 +9,7 @@ import { RUN_OUTPUTS } from '../runs/run-outputs.js';
 import { defineCommand } from './command.js';
 import { startStatuses, statusRules } from '../runs/commit-statuses.js';
 import { hostOf } from '../service/base-url.js';
+import { stepClock } from '../text/clock.js';
 
 export const waitForRun = defineCommand({
   description:
@@ -86,7 +87,7 @@ export const waitForRun = defineCommand({
           api,
         },
         { io, outputs, client: context.client(api), signal, statuses },
-        { startedAt: Date.now(), firstReadAfterInterval: false },
+        { startedAt: stepClock().now(), firstReadAfterInterval: false },
       );
     }),
 });

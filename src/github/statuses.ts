@@ -32,6 +32,7 @@ import { describe, parseMarker, type StatusPoster } from './status-marker.js';
 import { commitStatuses } from './status-list.js';
 import { chooseBatch, POST_BUDGET, type StatusState } from './status-budget.js';
 import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
+import { stepClock } from '../text/clock.js';
 
 export type { StatusState } from './status-budget.js';
 
@@ -131,14 +132,14 @@ export class CommitStatuses {
    * every context says what it should, or `withinMs` has passed; one warning names what is left.
    */
   async settle(withinMs: number): Promise<void> {
-    const deadline = Date.now() + withinMs;
+    const deadline = stepClock().now() + withinMs;
     this.ending = true;
     for (;;) {
       await this.flush().catch(() => undefined);
       if (!this.sha || this.trouble?.final || (this.unposted().length === 0 && this.checkedAfterLast)) break;
-      const wait = Math.max(50, (this.trouble?.retryAt ?? 0) - Date.now());
-      if (Date.now() + wait >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const wait = Math.max(50, (this.trouble?.retryAt ?? 0) - stepClock().now());
+      if (stepClock().now() + wait >= deadline) break;
+      await stepClock().sleep(wait);
     }
     this.warnUnset();
   }
@@ -156,7 +157,7 @@ export class CommitStatuses {
 
   private async postBatch(): Promise<void> {
     if (!this.sha || this.trouble?.final) return;
-    if (this.trouble && Date.now() < this.trouble.retryAt) return;
+    if (this.trouble && stepClock().now() < this.trouble.retryAt) return;
     try {
       let batch = this.batch();
       if (batch.length > 0) {
@@ -168,7 +169,7 @@ export class CommitStatuses {
         const status = this.wanted.get(context)!;
         this.spent++;
         await this.post(context, status);
-        this.postTimes.push(Date.now());
+        this.postTimes.push(stepClock().now());
         this.posted.set(context, { state: status.state, description: status.description });
         count++;
       }
@@ -187,7 +188,7 @@ export class CommitStatuses {
 
   /** What to post now, in order (status-budget.ts decides). */
   private batch(): string[] {
-    const now = Date.now();
+    const now = stepClock().now();
     while (this.postTimes.length > 0 && this.postTimes[0] <= now - MINUTE_MS) this.postTimes.shift();
     const { chosen, budgetSkipped } = chooseBatch(
       this.unposted().map((context) => {
@@ -260,13 +261,13 @@ export class CommitStatuses {
   }
 
   private failed(error: unknown): void {
-    const trouble = troubleOf(error, Date.now(), ++this.failures, this.env.GITHUB_API_URL);
+    const trouble = troubleOf(error, stepClock().now(), ++this.failures, this.env.GITHUB_API_URL);
     const first = !this.trouble;
     this.trouble = trouble;
     if (trouble.final) this.io.warning(`Commit statuses were not posted: ${trouble.words}`);
     else if (first) {
       this.io.info(
-        `Commit statuses: ${trouble.words}; trying again in ${Math.ceil((trouble.retryAt - Date.now()) / 1000)} s.`,
+        `Commit statuses: ${trouble.words}; trying again in ${Math.ceil((trouble.retryAt - stepClock().now()) / 1000)} s.`,
       );
     }
   }

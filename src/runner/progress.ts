@@ -6,6 +6,7 @@
 import type { ActionIO } from './io.js';
 import { oneLine } from '../text/one-line.js';
 import { formatElapsed } from '../text/time.js';
+import { stepClock } from '../text/clock.js';
 
 export class Progress {
   private readonly statuses = new Map<string, string>();
@@ -41,16 +42,16 @@ export class Progress {
 
   /** Called after every read: prints a heartbeat when nothing was printed for a while. */
   heartbeat(message: () => string): void {
-    if (Date.now() - this.lastLineAt >= this.heartbeatMs) this.line(message());
+    if (stepClock().now() - this.lastLineAt >= this.heartbeatMs) this.line(message());
     else this.io.debug(`[${this.elapsed()}] ${message()}`);
   }
 
   elapsed(): string {
-    return formatElapsed(Date.now() - this.startedAt);
+    return formatElapsed(stepClock().now() - this.startedAt);
   }
 
   line(text: string): void {
-    this.lastLineAt = Date.now();
+    this.lastLineAt = stepClock().now();
     this.io.info(`[${this.elapsed()}] ${text}`);
   }
 }

@@ -19,6 +19,7 @@ import {
   timedOutBeforeDispatchMessage,
   workspaceShows,
 } from './report/dispatch-failures.js';
+import { stepClock } from '../text/clock.js';
 
 export interface Planned {
   workflow: string;
@@ -87,7 +88,7 @@ export async function checkBeforeDispatch(
     unchecked.push(line(check.file || check.absent ? `: ${why}` : ' (the workflow file was not checked)'));
   }
   if (signal.aborted) throw new RunFailure(CANCELLED_BEFORE_DISPATCH, 'interrupted');
-  if (Date.now() >= deadline)
+  if (stepClock().now() >= deadline)
     throw new RunFailure(timedOutBeforeDispatchMessage(plan['timeout-minutes']), 'timed-out');
   return { file: check, checked, unchecked };
 }

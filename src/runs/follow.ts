@@ -24,6 +24,7 @@ import type { OutputWriter } from '../runner/outputs.js';
 import type { ServiceContext } from '../runner/service-context.js';
 import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
+import { stepClock } from '../text/clock.js';
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
 const KNOWN_JOB_STATUSES = new Set<string>(JOB_STATUSES);
@@ -129,7 +130,7 @@ export async function followRun(
         outcome: verdict.outcome,
         refusal: verdict.refusal,
         jobs: followed.jobs,
-        waitedMs: Date.now() - timing.startedAt,
+        waitedMs: stepClock().now() - timing.startedAt,
         reason: verdict.failure,
       },
       io.redact,

@@ -7,7 +7,6 @@
  */
 import { HttpClient } from '@actions/http-client';
 import type { IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ZodMiniType } from 'zod/mini';
 import { depthExceeds, readBody, readErrorBody, RequestPreparation } from './wire.js';
 import {
@@ -28,6 +27,7 @@ import {
 import { isRecord } from '../text/json.js';
 import { oneLine } from '../text/one-line.js';
 import { baseUrlAdvice } from './base-url.js';
+import { stepClock } from '../text/clock.js';
 
 /** The default limit of one attempt, connect to last byte: also the comment's (github/comment.ts). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -112,7 +112,7 @@ export class ServiceHttp {
           throw new RetriesExhaustedError(`${spec.operation} ${reason}`, failure, reason);
         }
         const delayMs = retryDelayMs(failure, attempt, this.retry);
-        if (spec.deadline !== undefined && Date.now() + delayMs > spec.deadline) {
+        if (spec.deadline !== undefined && stepClock().now() + delayMs > spec.deadline) {
           const reason = `failed, and the time allowed ran out before another attempt; last error: ${reasonOf(failure)}`;
           throw new RetriesExhaustedError(`${spec.operation} ${reason}`, failure, reason);
         }
@@ -122,7 +122,7 @@ export class ServiceHttp {
           delayMs,
           reason: reasonOf(failure),
         });
-        await sleep(Math.max(0, delayMs), undefined, { signal: spec.signal }).catch(() => undefined);
+        await stepClock().sleep(delayMs, spec.signal);
       }
     }
   }

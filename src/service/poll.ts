@@ -5,7 +5,7 @@
  * yet), at once when it already existed (wait-for-run, wait-for-device-session).
  * Reads that fail are retried inside the service client; a read that still fails ends the poll.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { stepClock, type StepClock } from '../text/clock.js';
 
 /** The spec's pace of status reads (and of stop retries) where no input sets one. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
@@ -26,23 +26,15 @@ interface PollOptions<T> {
   /** Epoch ms: no read starts after it. */
   deadline: number;
   signal?: AbortSignal;
-  /** Real time unless a test gives its own, to see the waits scheduled whatever the machine's load. */
+  /** The step clock unless a test gives its own, to see the waits scheduled whatever the machine's load. */
   clock?: PollClock;
 }
 
 /** The poll's only use of time: what time it is, and a wait that a cancellation ends early. */
-export interface PollClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-const REAL_CLOCK: PollClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
-};
+export type PollClock = StepClock;
 
 export async function poll<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
-  const clock = options.clock ?? REAL_CLOCK;
+  const clock = options.clock ?? stepClock();
   let last: T | undefined;
   let nextReadAt = clock.now() + (options.firstReadAfterInterval === false ? 0 : options.intervalMs);
   for (;;) {

@@ -18,6 +18,7 @@ import { maskSession } from './masking.js';
 import { deviceTime } from './report/accounting.js';
 import { featureNotEnabledMessage } from './report/failures.js';
 import { stopAndFail, stopSession } from './stop.js';
+import { stepClock } from '../text/clock.js';
 
 interface CreateOptions {
   /** The sessions this step created, saved for its post step (state.ts). */
@@ -97,7 +98,7 @@ export async function closeErrored(
 ): Promise<void> {
   try {
     const final = await stopSession(service.client, session.id, {
-      deadline: Date.now() + CLOSE_ERRORED_WITHIN_MS,
+      deadline: stepClock().now() + CLOSE_ERRORED_WITHIN_MS,
       sessionUrl: session.url ?? undefined,
       signal: service.signal,
     });

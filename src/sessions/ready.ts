@@ -36,6 +36,7 @@ import {
 } from './connection.js';
 import type { OutputWriter } from '../runner/outputs.js';
 import { deviceTitle } from './name.js';
+import { stepClock } from '../text/clock.js';
 
 const KNOWN_SESSION_STATUSES = new Set<string>(SESSION_STATUSES);
 const HEARTBEAT_MS = 60_000;
@@ -170,7 +171,7 @@ export async function waitUntilReady(
         {
           session: { ...read, url: read.url ?? sessionUrl },
           outcome,
-          waitedMs: Date.now() - timing.startedAt,
+          waitedMs: stepClock().now() - timing.startedAt,
           ...extra,
         },
         io.redact,

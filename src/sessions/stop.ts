@@ -10,7 +10,6 @@ import type { ServiceClient } from '../service/client.js';
 import { isSessionTerminal, type DeviceSession } from '../service/contract.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../runner/service-context.js';
 import type { SessionLedger } from './state.js';
 import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
@@ -19,6 +18,7 @@ import { stopNotConfirmedMessage, stopNotFoundMessage, stoppedAndFailedMessage }
 import { maskSession } from './masking.js';
 import { writeSessionOutputs, type PhaseOutput } from './connection.js';
 import type { OutputWriter } from '../runner/outputs.js';
+import { stepClock } from '../text/clock.js';
 
 const CONFIRM_INTERVAL_MS = 2000;
 
@@ -49,8 +49,8 @@ export async function stopSession(
     let session = await client.stopDeviceSession(sessionId, limits);
     // The spec's stop answers with the session already stopped; a service that stops
     // asynchronously is given until the deadline to confirm it.
-    while (!isSessionTerminal(session) && Date.now() + CONFIRM_INTERVAL_MS < options.deadline) {
-      await sleep(CONFIRM_INTERVAL_MS, undefined, { signal: options.signal }).catch(() => undefined);
+    while (!isSessionTerminal(session) && stepClock().now() + CONFIRM_INTERVAL_MS < options.deadline) {
+      await stepClock().sleep(CONFIRM_INTERVAL_MS, options.signal);
       if (options.signal?.aborted) break;
       session = await client.getDeviceSession(sessionId, limits);
       if (!isSessionTerminal(session)) session = await client.stopDeviceSession(sessionId, limits);
@@ -92,7 +92,7 @@ export async function stopAndFail(
   let stopped = false;
   try {
     const final = await stopSession(client, session.id, {
-      deadline: Date.now() + within,
+      deadline: stepClock().now() + within,
       sessionUrl: session.url ?? undefined,
     });
     maskSession(io, final);

@@ -14,6 +14,7 @@
  */
 import { summary } from '@actions/core';
 import { run, runPost as runPostStep } from '../../src/action.js';
+import { replaceStepClock } from '../../src/text/clock.js';
 import {
   createStepFiles,
   stepEnvironment,
@@ -66,6 +67,7 @@ async function runOne(options: RunOptions): Promise<ActionRun> {
       streams[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
       return true;
     }) as typeof process.stdout.write;
+  const restoreClock = options.clock ? replaceStepClock(options.clock) : () => undefined;
   try {
     if (env['INPUT_GITHUB-TOKEN'] || env.GITHUB_TOKEN) await readGitHubEnvironmentAgain();
     if (entry === 'post') await runPostStep();
@@ -77,6 +79,7 @@ async function runOne(options: RunOptions): Promise<ActionRun> {
       started,
     );
   } finally {
+    restoreClock();
     process.stdout.write = write.stdout;
     process.stderr.write = write.stderr;
     process.exitCode = savedExitCode;

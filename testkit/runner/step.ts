@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { maskText, readRunnerOutput } from './commands.js';
+import type { StepClock } from '../../src/text/clock.js';
 
 /** The repository root: two folders above this file (testkit/runner). */
 export const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -81,6 +82,8 @@ export interface RunOptions {
   /** Kills the step after this long (a hang is a failure, never a wait forever). */
   timeoutMs?: number;
   onSpawn?: (child: ChildProcess) => void;
+  /** The step clock (in process only: a bundle's step runs on real time). */
+  clock?: StepClock;
 }
 
 /** The files the runner gives a step, by the name of the variable that points to each. */
@@ -162,6 +165,7 @@ export function stepResult(
 }
 
 export async function runAction(options: RunOptions): Promise<ActionRun> {
+  if (options.clock) throw new Error('a step clock needs the step in process: use in-process.ts’s runAction');
   const entry = options.entry ?? 'main';
   const stepFiles = createStepFiles();
   const dir = stepFiles.dir;
