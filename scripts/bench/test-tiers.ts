@@ -12,6 +12,12 @@
  * The focused run edits `src/text/status.ts` (a comment appended, put back after) so that whatever the
  * checkout rebuilds after an edit (dist/, ts-jest's cache of that file) is rebuilt, as in an edit loop.
  * It runs `npm run test:unit -- <file>` where that script exists, `npm test -- <file>` before it did.
+ *
+ * The edit loop: after the same one-line edit, the steps a contributor runs before a commit, one after
+ * the other, each timed with the load average at its start: the focused test, `npm run typecheck`,
+ * `npm run lint`, the formatting (`npm run format:changed` where it exists, `npm run format` before),
+ * `npm run generate`. One unmeasured pass first warms what the checkout caches, as a contributor's
+ * earlier pass did. `--loop-only` measures the loop alone (the tiers take minutes).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +38,7 @@ const option = (name: string): string | undefined => {
   return at === -1 ? undefined : args[at + 1];
 };
 const runs = Number(option('runs') ?? '3');
+const loopOnly = args.includes('--loop-only');
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number of 1 or more');
 
 /** A unit test file of the checkout, the first that exists (the files moved with the tiers). */
@@ -97,9 +104,12 @@ function measureCheckout(dir: string): void {
     `test tiers of ${dir} at ${head}: ${cpus().length} CPUs, ${runs} run(s) each, Node ${process.version}`,
   );
   const results: Measured[] = [];
-  for (const tier of tiers)
-    results.push(measure(dir, tier, tier === 'test' ? ['test'] : ['run', '-s', tier]));
-  results.push(measure(dir, `one file after a src/ edit`, focusedCommand, () => editSource(dir)));
+  if (!loopOnly) {
+    for (const tier of tiers)
+      results.push(measure(dir, tier, tier === 'test' ? ['test'] : ['run', '-s', tier]));
+    results.push(measure(dir, `one file after a src/ edit`, focusedCommand, () => editSource(dir)));
+  }
+  results.push(...measureLoop(dir, scripts, focusedCommand));
 
   console.log('');
   console.log('| tier | command | median | runs (s) | load average at each start | tests |');
@@ -109,6 +119,64 @@ function measureCheckout(dir: string): void {
       `| ${r.name} | \`${r.command}\` | ${median(r.seconds).toFixed(1)} s | ${r.seconds.map((s) => s.toFixed(1)).join(', ')} | ${r.loads.map((l) => l.toFixed(2)).join(', ')} | ${r.tests} |`,
     );
   console.log('');
+}
+
+/**
+ * The edit loop in `dir`: one warm-up pass, then `runs` passes, each after a fresh one-line edit (so
+ * every cache sees a change, as in a real loop), each step timed; and each pass's sum.
+ */
+function measureLoop(dir: string, scripts: Record<string, string>, focused: string[]): Measured[] {
+  const steps: Array<[string, string[]]> = [
+    ['loop: focused test', focused],
+    ['loop: typecheck', ['run', '-s', 'typecheck']],
+    ['loop: lint', ['run', '-s', 'lint']],
+    ['loop: format', ['run', '-s', scripts['format:changed'] ? 'format:changed' : 'format']],
+    ['loop: generate', ['run', '-s', 'generate']],
+  ];
+  const measured: Measured[] = steps.map(([name, npmArgs]) => ({
+    name,
+    command: `npm ${npmArgs.join(' ')}`,
+    seconds: [],
+    loads: [],
+    tests: '',
+  }));
+  const total: Measured = {
+    name: 'the loop in all',
+    command: 'the five above',
+    seconds: [],
+    loads: [],
+    tests: '',
+  };
+  for (let pass = 0; pass <= runs; pass++) {
+    const undo = editSource(dir);
+    try {
+      let sum = 0;
+      for (const [index, [, npmArgs]] of steps.entries()) {
+        const load = loadavg()[0];
+        const started = process.hrtime.bigint();
+        const result = spawnSync('npm', npmArgs, {
+          cwd: dir,
+          encoding: 'utf8',
+          maxBuffer: 256 * 1024 * 1024,
+        });
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        // Pass 0 warms the caches, as a contributor's earlier pass did: not measured.
+        if (pass === 0) continue;
+        sum += seconds;
+        measured[index].seconds.push(seconds);
+        measured[index].loads.push(load);
+        measured[index].tests = result.status === 0 ? 'ok' : `exit ${result.status}`;
+      }
+      if (pass > 0) {
+        total.seconds.push(sum);
+        total.loads.push(measured[0].loads.at(-1)!);
+        process.stderr.write(`  the loop, pass ${pass}: ${sum.toFixed(1)} s\n`);
+      }
+    } finally {
+      undo();
+    }
+  }
+  return [...measured, total];
 }
 
 /** A worktree of `rev` in a temporary folder, installed from its lock file; removed by the returned function. */
