@@ -165,15 +165,19 @@ describe('run-workflow, as the sub-action and as the root action', () => {
   });
 
   it('fails at timeout-minutes, links the run and sets the last status', async () => {
-    world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
-    // 0.001 minutes: 60 ms, a few reads.
-    for (const [, result] of await both({ 'timeout-minutes': '0.001' })) {
+    world.sim.setJobBehaviour('build_ios', { durationMs: 3_600_000 });
+    // A minute of the step clock: 20 reads at the 3 s interval, however long the machine takes.
+    const clock = new VirtualClock();
+    for (const [, result] of await both(
+      { 'timeout-minutes': '1', 'poll-interval-seconds': '3' },
+      { clock },
+    )) {
       const simRun = simRunOf(result);
       expect(result.exitCode).toBe(1);
       expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
       expect(result.errors).toEqual([
         expect.stringContaining(
-          `Workflow run ${simRun.id} did not finish within timeout-minutes (0.001); last status: in-progress.`,
+          `Workflow run ${simRun.id} did not finish within timeout-minutes (1); last status: in-progress.`,
         ),
       ]);
       expect(result.errors[0]).toContain(simRun.url);
