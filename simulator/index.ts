@@ -82,6 +82,11 @@ export interface SimulatorOptions {
   runStartDelayMs?: number;
   /** Length of a session "minute" (maxDuration / maxIdle auto-stop); default 60 000 ms. */
   sessionMinuteMs?: number;
+  /**
+   * Manual time: no timer of the simulator (readiness, job durations, auto-stops, delivery retries,
+   * slow faults) runs until `advanceTime` says time has passed. Default: real time.
+   */
+  manualTime?: boolean;
   /** Webhook delivery: attempts (default 5), baseIntervalMs (default 1000), timeoutMs (default 10 000). */
   webhooks?: WebhookDispatcherOptions;
   /**
@@ -179,6 +184,8 @@ export interface Simulator {
   failSession(id: string): void;
   /** Simulated device activity: restarts the idle timer. */
   touchSession(id: string): void;
+  /** Manual time only (`manualTime: true`): moves the simulator's time on, running what falls due. */
+  advanceTime(ms: number): void;
   /** How a session ended (stop operation, max duration, idle timeout, error), if it did. */
   sessionEndedBy(id: string): SessionEnd | undefined;
 }
@@ -186,7 +193,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
   const events = new EventEmitter();
-  const timers = new Timers();
+  const timers = new Timers(options.manualTime === true);
   const requests: RecordedRequest[] = [];
   const registry = new Registry();
   const faults = new FaultRegistry();
@@ -272,6 +279,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return closing;
     },
+    advanceTime: (ms) => timers.advance(ms),
     addAccount: (opts) => registry.addAccount(opts),
     addProject({ account, name, workflows, repoPath }) {
       if (workflows !== undefined && repoPath !== undefined)

@@ -118,7 +118,7 @@ export class SessionManager {
 
   create(project: Project, request: SessionRequest, maxDurationMinutes: number): DeviceSession {
     const id = randomUUID();
-    const now = nextTimestamp();
+    const now = nextTimestamp(undefined, this.opts.timers.now());
     const base = this.opts.baseUrl();
     let applicationArchiveUrl: string | null = null;
     if (request.applicationArchiveUrl !== undefined) applicationArchiveUrl = request.applicationArchiveUrl;
@@ -249,7 +249,7 @@ export class SessionManager {
   }
 
   private touchRecord(record: SessionRecord): void {
-    record.view.updatedAt = nextTimestamp(record.view.updatedAt);
+    record.view.updatedAt = nextTimestamp(record.view.updatedAt, this.opts.timers.now());
     this.emit('session-status', record);
   }
 
@@ -267,7 +267,7 @@ export class SessionManager {
     const config = this.remoteConfigFor(record);
     const lag = record.behaviour.remoteConfigLagMs ?? 0;
     record.view.status = 'in-progress';
-    record.view.startedAt = nextTimestamp(record.view.updatedAt);
+    record.view.startedAt = nextTimestamp(record.view.updatedAt, this.opts.timers.now());
     record.view.remoteConfig = lag > 0 ? null : config;
     this.touchRecord(record);
     if (lag > 0) {
@@ -303,7 +303,8 @@ export class SessionManager {
     record.endedBy = reason;
     record.view.status = status;
     record.view.remoteConfig = null;
-    if (status === 'stopped') record.view.finishedAt = nextTimestamp(record.view.updatedAt);
+    if (status === 'stopped')
+      record.view.finishedAt = nextTimestamp(record.view.updatedAt, this.opts.timers.now());
     this.touchRecord(record);
   }
 

@@ -167,7 +167,7 @@ export class WorkflowEngine {
     inputs: Record<string, InputValue>,
   ): WorkflowRun {
     const id = randomUUID();
-    const createdAt = nextTimestamp();
+    const createdAt = nextTimestamp(undefined, this.opts.timers.now());
     const jobs: JobRecord[] = spec.jobs.map((jobSpec) => ({
       spec: jobSpec,
       behaviour: {},
@@ -313,7 +313,7 @@ export class WorkflowEngine {
   }
 
   private touch(run: RunRecord, job?: JobRecord): string {
-    const now = nextTimestamp(run.view.updatedAt);
+    const now = nextTimestamp(run.view.updatedAt, this.opts.timers.now());
     run.view.updatedAt = now;
     if (job) job.view.updatedAt = now;
     return now;

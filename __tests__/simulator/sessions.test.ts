@@ -277,12 +277,14 @@ describe('device session object and state machine', () => {
   });
 
   it('new → in-progress (startedAt, remoteConfig) → stopped (finishedAt, remoteConfig null); stop is idempotent', async () => {
-    await setup({ readinessDelayMs: 100 });
+    // Manual time: the session is new until the test says its 100 ms have passed, however slow the machine.
+    await setup({ readinessDelayMs: 100, manualTime: true });
     const statuses: string[] = [];
     w.sim.events.on('session-status', (s: DeviceSession) => statuses.push(s.status));
     const { id } = (await create({ platform: 'android' })).json.data;
+    w.sim.advanceTime(99);
     expect((await get(id)).status).toBe('new');
-    await ready(id);
+    w.sim.advanceTime(1);
     const live = await get(id);
     expect(live.status).toBe('in-progress');
     expect(live.startedAt).not.toBeNull();
@@ -296,7 +298,7 @@ describe('device session object and state machine', () => {
     expect(stop.json.data.remoteConfig).toBeNull();
     expect(w.sim.sessionEndedBy(id)).toBe('stop-operation');
 
-    await sleep(5);
+    w.sim.advanceTime(5);
     const again = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(again.status).toBe(200);
     expect(again.json.data).toEqual(stop.json.data);
@@ -306,11 +308,11 @@ describe('device session object and state machine', () => {
   });
 
   it('stopping a new session stops it for good (it never becomes ready)', async () => {
-    await setup({ readinessDelayMs: 100 });
+    await setup({ readinessDelayMs: 100, manualTime: true });
     const { id } = (await create({ platform: 'ios' })).json.data;
     const stop = await call(w.sim, 'POST', `/v2/device-run-sessions/${id}/stop`, { token: w.token });
     expect(stop.json.data).toMatchObject({ status: 'stopped', startedAt: null, remoteConfig: null });
-    await sleep(150);
+    w.sim.advanceTime(150);
     expect((await get(id)).status).toBe('stopped');
   });
 
@@ -375,13 +377,16 @@ describe('device session object and state machine', () => {
   });
 
   it('auto-stops at the maximum duration with status stopped', async () => {
-    await setup({ sessionMinuteMs: 10, readinessDelayMs: 5 });
+    await setup({ sessionMinuteMs: 10, readinessDelayMs: 5, manualTime: true });
     const { id } = (await create({ platform: 'ios', maxDurationMinutes: 4 })).json.data;
-    const live = await ready(id);
-    const stopped = await waitFor(() => {
-      const s = w.sim.getSession(id)!;
-      return s.status === 'stopped' && s;
-    }, 'auto-stop');
+    w.sim.advanceTime(5);
+    const live = w.sim.getSession(id)!;
+    expect(live.status).toBe('in-progress');
+    w.sim.advanceTime(39);
+    expect(w.sim.getSession(id)!.status).toBe('in-progress');
+    w.sim.advanceTime(1);
+    const stopped = w.sim.getSession(id)!;
+    expect(stopped.status).toBe('stopped');
     expect(stopped.remoteConfig).toBeNull();
     expect(stopped.finishedAt).not.toBeNull();
     expect(Date.parse(stopped.finishedAt!) - Date.parse(live.startedAt!)).toBeGreaterThanOrEqual(39);
@@ -389,16 +394,19 @@ describe('device session object and state machine', () => {
   });
 
   it('auto-stops after the idle time; device activity (touchSession) restarts the idle timer', async () => {
-    await setup({ sessionMinuteMs: 50, readinessDelayMs: 5 });
+    await setup({ sessionMinuteMs: 50, readinessDelayMs: 5, manualTime: true });
     const { id } = (await create({ platform: 'android', maxIdleTimeMinutes: 3, maxDurationMinutes: 100 }))
       .json.data;
-    await ready(id);
+    w.sim.advanceTime(5);
+    // 200 ms of activity, more than the 150 ms idle time, each touch within it.
     for (let i = 0; i < 8; i++) {
-      await sleep(25);
+      w.sim.advanceTime(25);
       w.sim.touchSession(id);
     }
+    w.sim.advanceTime(149);
     expect(w.sim.getSession(id)!.status).toBe('in-progress');
-    await waitFor(() => w.sim.getSession(id)!.status === 'stopped', 'idle stop');
+    w.sim.advanceTime(1);
+    expect(w.sim.getSession(id)!.status).toBe('stopped');
     expect(w.sim.sessionEndedBy(id)).toBe('idle-timeout');
   });
 });
@@ -419,16 +427,19 @@ describe('session test controls', () => {
   });
 
   it('errorAfterMs errors an in-progress session and clears remoteConfig', async () => {
-    await setup({ readinessDelayMs: 5 });
+    await setup({ readinessDelayMs: 5, manualTime: true });
     w.sim.setSessionBehaviour({ errorAfterMs: 200 });
     const { id } = (await create({ platform: 'ios' })).json.data;
-    expect((await ready(id)).remoteConfig).not.toBeNull();
-    await waitFor(() => w.sim.getSession(id)!.status === 'errored', 'errored');
+    w.sim.advanceTime(5);
+    expect(w.sim.getSession(id)!.remoteConfig).not.toBeNull();
+    w.sim.advanceTime(195);
+    expect(w.sim.getSession(id)!.status).toBe('errored');
     expect(w.sim.getSession(id)!.remoteConfig).toBeNull();
     w.sim.setSessionBehaviour({ errorAfterMs: undefined });
     const next = (await create({ platform: 'ios' })).json.data.id;
-    await ready(next);
-    await sleep(250);
+    w.sim.advanceTime(5);
+    expect(w.sim.getSession(next)!.status).toBe('in-progress');
+    w.sim.advanceTime(250);
     expect(w.sim.getSession(next)!.status).toBe('in-progress');
   });
 
@@ -461,17 +472,18 @@ describe('session test controls', () => {
   });
 
   it('extra status before ready and extra remoteConfig fields (newer service)', async () => {
-    await setup({ readinessDelayMs: 250 });
+    await setup({ readinessDelayMs: 250, manualTime: true });
     w.sim.setSessionBehaviour({
       extraStatusBeforeReady: 'queued',
       extraRemoteConfigFields: { previewApiUrl: 'http://preview.invalid', webPreviewToken: 'tkn' },
     });
     const created = (await create({ platform: 'ios', type: 'argent' })).json.data;
     expect(created.status).toBe('new');
-    await waitFor(() => w.sim.getSession(created.id)!.status === 'queued', 'queued');
+    w.sim.advanceTime(0);
     expect((await get(created.id)).status).toBe('queued');
     expect(w.sim.activeSessions().map((s) => s.status)).toEqual(['queued']);
-    const live = await ready(created.id);
+    w.sim.advanceTime(250);
+    const live = w.sim.getSession(created.id)!;
     expect(live.remoteConfig).toMatchObject({
       previewApiUrl: 'http://preview.invalid',
       webPreviewToken: 'tkn',

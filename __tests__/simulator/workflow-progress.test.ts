@@ -246,20 +246,26 @@ describe('workflow run progression', () => {
   });
 
   it('control routes approve, reject and cancel runs; 409 when nothing awaits approval, 404 for unknown runs', async () => {
-    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5 });
-    // The build runs long enough that the early approve surely comes before the approval job waits.
+    // Manual time: the approve comes before the approval job waits because the test says so, not
+    // because the build outlasts a busy machine's request.
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5, manualTime: true });
     w.sim.setJobBehaviour('build', { durationMs: 600 });
     const id = await start();
+    w.sim.advanceTime(0);
     const early = await call(w.sim, 'POST', `/_sim/runs/${id}/approve`);
     expect(early.status).toBe(409);
+    for (let ms = 0; ms < 1_000; ms += 5) w.sim.advanceTime(5);
     await untilRun(id, (r) => r.status === 'action-required', 'action-required');
     const approved = await call(w.sim, 'POST', `/_sim/runs/${id}/approve`);
     expect(approved.status).toBe(200);
+    for (let ms = 0; ms < 1_000; ms += 5) w.sim.advanceTime(5);
     await untilRun(id, (r) => r.status === 'success', 'success');
 
     const id2 = await start();
+    w.sim.advanceTime(0);
     const canceled = await call(w.sim, 'POST', `/_sim/runs/${id2}/cancel`);
     expect(canceled.status).toBe(200);
+    for (let ms = 0; ms < 1_000; ms += 5) w.sim.advanceTime(5);
     await untilRun(id2, (r) => r.status === 'canceled', 'canceled');
     expect((await call(w.sim, 'POST', '/_sim/runs/00000000-0000-4000-8000-000000000000/reject')).status).toBe(
       404,
