@@ -75,6 +75,13 @@ const session = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
+/** Builds that end at once and an e2e job that outlasts any test: a run caught in its e2e job. */
+function quickBuildsLongE2e(w: World): void {
+  w.sim.setJobBehaviour('build_ios', { durationMs: 20 });
+  w.sim.setJobBehaviour('build_android', { durationMs: 20 });
+  w.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
+}
+
 const EXAMPLES: Example[] = [
   {
     file: 'run-succeeded.md',
@@ -113,8 +120,10 @@ const EXAMPLES: Example[] = [
     file: 'run-timed-out.md',
     title: 'run-workflow: timeout-minutes is reached',
     entry: 'run-workflow',
-    inputs: run({ 'timeout-minutes': '0.02' }),
-    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    // 3 s of real time (a bundle's step has no other clock) for builds of 20 ms: whatever a busy
+    // machine adds to the step's start, the builds have ended and e2e runs when the time is up.
+    inputs: run({ 'timeout-minutes': '0.05' }),
+    arrange: quickBuildsLongE2e,
     exitCode: 1,
   },
   {
@@ -178,8 +187,8 @@ const EXAMPLES: Example[] = [
     file: 'wait-for-run-timed-out.md',
     title: 'wait-for-run: timeout-minutes is reached (the run goes on)',
     entry: 'wait-for-run',
-    inputs: { ...FAST, 'timeout-minutes': '0.02' },
-    arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
+    inputs: { ...FAST, 'timeout-minutes': '0.05' },
+    arrange: quickBuildsLongE2e,
     prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
     exitCode: 1,
   },
