@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IN_PROCESS, readActionYaml, type StepOptions } from '../../testkit/runner/in-process.js';
-import { followRunStep, until, type World } from '../../testkit/world/world.js';
+import { followRunStep, type World } from '../../testkit/world/world.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { createNextCommitWorld, storeRunOn } from '../../testkit/world/run-fixtures.js';
 
@@ -56,8 +57,9 @@ describe('wait-for-run expected-commit', () => {
   it('checks every read: a run that reports another commit later fails at that read', async () => {
     world.sim.setJobBehaviour('build', { durationMs: 60_000 });
     const own = await runOn('main');
-    const pending = follow(own.id, { 'expected-commit': world.repo.headSha, 'timeout-minutes': '0.05' });
-    await until(() => world.sim.requests.some((request) => request.path.endsWith(own.id)));
+    // The first read shows the expected commit, every later one another: no race with the step's
+    // reads, and an hour of the step clock that never runs out first.
+    let reads = 0;
     world.sim.injectFault({
       method: 'GET',
       path: `/v2/workflows/runs/${own.id}`,
@@ -65,11 +67,16 @@ describe('wait-for-run expected-commit', () => {
       times: 1000,
       mutate: (json) => {
         const body = json as { data: { gitCommitHash: string } };
-        body.data.gitCommitHash = otherSha;
+        if (++reads > 1) body.data.gitCommitHash = otherSha;
         return body;
       },
     });
-    const result = await pending;
+    const result = await follow(
+      own.id,
+      { 'expected-commit': world.repo.headSha, 'timeout-minutes': '60' },
+      { clock: new VirtualClock() },
+    );
+    expect(reads).toBe(2);
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('failure');
     expect(result.stdout).toContain(`is a run of commit ${otherSha}, not of the expected commit`);

@@ -56,7 +56,7 @@ describe('workflow-command injection', () => {
   const startSession = (inputs: Record<string, string> = {}) =>
     runAction({
       inputs: { command: 'start-device-session', ...world.api, platform: 'ios', ...FAST, ...inputs },
-      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
+      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '10000' },
     });
 
   it('run-workflow: every string of the dispatch answer and of every read is hostile', async () => {

@@ -98,7 +98,7 @@ export function gateRunWorkflow(
         ...FAST,
         ...inputs,
       },
-      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '1000' },
+      env: { RUNNER_DEBUG: '1', SVC_REQUEST_TIMEOUT_MS: '10000' },
     });
 }
 

@@ -66,7 +66,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
     });
 
     const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-      SVC_REQUEST_TIMEOUT_MS: '1000',
+      SVC_REQUEST_TIMEOUT_MS: '10000',
       ...debugEnv,
       ...extra,
     });
