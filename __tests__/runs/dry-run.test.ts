@@ -7,7 +7,7 @@
  * what was checked and what only a real dispatch can tell, as Markdown without literal backticks or
  * repeated sentences.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -142,6 +142,20 @@ describe('the workflow file in the checked-out commit', () => {
     const calls = readFileSync(seen, 'utf8').trim().split('\n');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.filter((call) => !call.startsWith('GIT_NO_LAZY_FETCH=1 '))).toEqual([]);
+
+    // A workspace without a `.git` file or folder starts no git at all (a start-up a busy machine
+    // may take seconds over), and says why the file was not checked.
+    const empty = join(scratch, 'no-checkout');
+    rmSync(empty, { recursive: true, force: true });
+    mkdirSync(empty);
+    rmSync(seen, { force: true });
+    const noCheckout = await dryRun(
+      {},
+      { env: { PATH: `${bin}:${process.env.PATH}`, GITHUB_WORKSPACE: empty } },
+    );
+    expect(noCheckout.exitCode).toBe(0);
+    expect(existsSync(seen)).toBe(false);
+    expect(noCheckout.summary).toContain(`the workspace ${empty} is not a git repository`);
   });
 });
 

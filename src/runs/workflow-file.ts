@@ -19,7 +19,8 @@
  * agree with itself.
  */
 import { execFile } from 'node:child_process';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseDocument, visit } from 'yaml';
 import type { DispatchInputs } from '../inputs/parsers.js';
 import { didYouMean } from '../inputs/problems.js';
@@ -131,7 +132,11 @@ function parseBounded(text: string): { value: unknown } | { skipped: string } {
 
 /** The commit being dispatched, when the workspace has it: a full SHA it holds, or a branch or tag at its HEAD. */
 async function dispatchedCommit(plan: PlannedDispatch): Promise<{ sha: string } | { skipped: string }> {
-  const head = await git(plan, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  // No `.git` file or folder, no checkout: no git process either (its start-up alone can take
+  // longer than a busy machine's patience, and it could only say so).
+  const head = existsSync(join(plan.workspace, '.git'))
+    ? await git(plan, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    : undefined;
   if (head === undefined)
     return { skipped: `the workspace ${plan.workspace} is not a git repository with a checked-out commit` };
   if (FULL_SHA.test(plan.gitRef)) {
