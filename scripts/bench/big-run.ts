@@ -5,10 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedRequest } from '../../simulator/index.js';
 import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../testkit/runner/step.js';
-import { mb, MB, ms, row } from './table.js';
+import { mb, MB, row, timedRow } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 
 const JOBS = 1000;
+/** In units of `node -e 0` (100 ms on a machine whose bare start-up is 20 ms). */
+const AFTER_LAST_READ_BUDGET = 5;
+const REPS = Number(process.env.BENCH_TIMED_REPS) || 3;
 
 let cachedJobs: unknown[] | undefined;
 
@@ -51,38 +54,41 @@ export async function bigRun(world: World): Promise<void> {
       return envelope.data ? { data: thousandJobs(envelope.data) } : json;
     },
   });
-  const since = Date.now();
-  const run = await runAction({
-    runtime,
-    env: { NODE_OPTIONS: `--require ${rssFile}` },
-    inputs: {
-      command: 'run-workflow',
-      ...world.api,
-      workflow: 'bench.yml',
-      'git-ref': 'main',
-      'poll-interval-seconds': '0.05',
-    },
-  });
-  const exitedAt = Date.now();
+  const afterLastResponses: number[] = [];
+  let run: Awaited<ReturnType<typeof runAction>> | undefined;
+  for (let rep = 0; rep < REPS; rep++) {
+    const since = Date.now();
+    run = await runAction({
+      runtime,
+      env: { NODE_OPTIONS: `--require ${rssFile}` },
+      inputs: {
+        command: 'run-workflow',
+        ...world.api,
+        workflow: 'bench.yml',
+        'git-ref': 'main',
+        'poll-interval-seconds': '0.05',
+      },
+    });
+    const exitedAt = Date.now();
+    check(run, '1,000-job run');
+    const last = serviceRequests(world.sim, since).at(-1) as RecordedRequest;
+    afterLastResponses.push(exitedAt - Date.parse(last.receivedAt));
+  }
   world.sim.clearFaults();
-  check(run, '1,000-job run');
-  const jobs = JSON.parse(run.outputs.jobs ?? '[]') as unknown[];
+  const jobs = JSON.parse(run!.outputs.jobs ?? '[]') as unknown[];
   // The summary shows the first 500 jobs of the pipeline and says how many more.
-  if (jobs.length !== JOBS || !run.summary.includes('job_499') || !run.summary.includes('… and 500 more'))
+  if (jobs.length !== JOBS || !run!.summary.includes('job_499') || !run!.summary.includes('… and 500 more'))
     throw new Error(`1,000-job run: outputs have ${jobs.length} jobs`);
-  const last = serviceRequests(world.sim, since).at(-1) as RecordedRequest;
   const rss = Number(readFileSync(rssOut, 'utf8'));
   spawnSync(RUNTIMES[runtime], ['-e', '0'], {
     env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: `--require ${rssFile}` },
   });
   const bareRss = Number(readFileSync(rssOut, 'utf8'));
-  const afterLastResponse = exitedAt - Date.parse(last.receivedAt);
   rmSync(join(rssFile, '..'), { recursive: true, force: true });
-  row(
+  timedRow(
     `1,000-job run on ${runtime} (root action, command: run-workflow): last read received → step exited (serve ~${(JSON.stringify(thousandJobs({})).length / 1024).toFixed(0)} kB, parse, 8 outputs, summary, exit)`,
-    ms(afterLastResponse),
-    '< 100 ms',
-    afterLastResponse < 100,
+    afterLastResponses,
+    AFTER_LAST_READ_BUDGET,
   );
   row(
     `1,000-job run on ${runtime}: peak RSS of the step process`,

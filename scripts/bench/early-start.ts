@@ -1,6 +1,6 @@
 /** 7. The early-start pattern (scripts/bench/early-start-step.ts): job start → device ready and app built. */
 import { earlyStartProblems, measureEarlyStart } from './early-start-step.js';
-import { ms, row } from './table.js';
+import { ms, judgedOnTime } from './table.js';
 import type { World } from './world.js';
 
 const PROVISIONING_MS = 3000;
@@ -20,7 +20,7 @@ export async function earlyStart(world: World): Promise<void> {
   const overlap = Math.max(PROVISIONING_MS, BUILD_MS);
   const sum = PROVISIONING_MS + BUILD_MS;
   const midpoint = (overlap + sum) / 2;
-  row(
+  judgedOnTime(
     `early start (P = ${PROVISIONING_MS / 1000} s provisioning, B = ${BUILD_MS / 1000} s build, 0.25 s interval): job start → device ready and app built`,
     `early ${ms(result.earlyMs)} vs sequential ${ms(result.sequentialMs)}: saved ${ms(result.sequentialMs - result.earlyMs)}`,
     `nearer max(P, B) = ${ms(overlap)} than P + B = ${ms(sum)}: < ${ms(midpoint)}`,

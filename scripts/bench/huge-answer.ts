@@ -5,10 +5,12 @@
  */
 import { runAction, runPost } from '../../testkit/runner/step.js';
 import { hugeRemoteConfigFields, LONG_SESSION_NAME } from '../../testkit/world/huge-answer.js';
-import { ms, row } from './table.js';
+import { timedRow } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 
-const HUGE_ANSWER_BUDGET_MS = 1000;
+/** In units of `node -e 0` (1 s on a machine whose bare start-up is 20 ms). */
+const HUGE_ANSWER_BUDGET = 50;
+const REPS = Number(process.env.BENCH_TIMED_REPS) || 3;
 
 export async function hugeAnswer(world: World): Promise<void> {
   world.sim.setSessionBehaviour({ readinessDelayMs: 100, extraRemoteConfigFields: hugeRemoteConfigFields() });
@@ -21,42 +23,46 @@ export async function hugeAnswer(world: World): Promise<void> {
     'poll-interval-seconds': '0.05',
     'timeout-minutes': '0.05',
   };
+  const afterReads: number[] = [];
+  const afterSignals: number[] = [];
+  let exit = '';
   try {
-    const since = Date.now();
-    const ready = await runAction({ inputs, timeoutMs: 120_000 });
-    const exitedAt = Date.now();
-    check(ready, 'huge answer');
-    const afterRead = exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt);
-    check(await runPost(ready, { inputs: world.api }), 'huge answer (post)');
+    for (let rep = 0; rep < REPS; rep++) {
+      const since = Date.now();
+      const ready = await runAction({ inputs, timeoutMs: 120_000 });
+      const exitedAt = Date.now();
+      check(ready, 'huge answer');
+      afterReads.push(exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt));
+      check(await runPost(ready, { inputs: world.api }), 'huge answer (post)');
 
-    let output = '';
-    let sentAt = 0;
-    const cancelled = await runAction({
-      inputs,
-      timeoutMs: 120_000,
-      onSpawn: (child) =>
-        child.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (!sentAt && output.includes('session: in-progress')) {
-            sentAt = Date.now();
-            child.kill('SIGINT');
-          }
-        }),
-    });
-    const afterSignal = Date.now() - sentAt;
-    if (cancelled.signal === 'SIGKILL') throw new Error('huge answer: the step did not answer SIGINT');
-    check(await runPost(cancelled, { inputs: world.api }), 'huge answer (post after SIGINT)');
-    row(
+      let output = '';
+      let sentAt = 0;
+      const cancelled = await runAction({
+        inputs,
+        timeoutMs: 120_000,
+        onSpawn: (child) =>
+          child.stdout?.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            if (!sentAt && output.includes('session: in-progress')) {
+              sentAt = Date.now();
+              child.kill('SIGINT');
+            }
+          }),
+      });
+      afterSignals.push(Date.now() - sentAt);
+      if (cancelled.signal === 'SIGKILL') throw new Error('huge answer: the step did not answer SIGINT');
+      exit = String(cancelled.exitCode ?? cancelled.signal);
+      check(await runPost(cancelled, { inputs: world.api }), 'huge answer (post after SIGINT)');
+    }
+    timedRow(
       '600 kB answer: the read that sees the session ready → step exited',
-      ms(afterRead),
-      `< ${ms(HUGE_ANSWER_BUDGET_MS)}`,
-      afterRead < HUGE_ANSWER_BUDGET_MS,
+      afterReads,
+      HUGE_ANSWER_BUDGET,
     );
-    row(
-      `600 kB answer: SIGINT while it is handled → step exited (exit ${cancelled.exitCode ?? cancelled.signal})`,
-      ms(afterSignal),
-      `< ${ms(HUGE_ANSWER_BUDGET_MS)}`,
-      afterSignal < HUGE_ANSWER_BUDGET_MS,
+    timedRow(
+      `600 kB answer: SIGINT while it is handled → step exited (exit ${exit})`,
+      afterSignals,
+      HUGE_ANSWER_BUDGET,
     );
   } finally {
     world.sim.resetSessionBehaviour();

@@ -13,11 +13,13 @@ import { runAction } from '../../testkit/runner/step.js';
 import { runStep } from '../../testkit/runner/step.js';
 import { HUGE_RUN_ID, serveHugeRun } from '../../testkit/world/huge-run.js';
 import { createGitWorkspace } from '../../testkit/world/git-workspace.js';
-import { ms, row } from './table.js';
+import { timedRow } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 
-const HUGE_RUN_BUDGET_MS = 3000;
-const HUGE_FILE_BUDGET_MS = 5000;
+/** In units of `node -e 0` (3 s and 5 s on a machine whose bare start-up is 20 ms). */
+const HUGE_RUN_BUDGET = 150;
+const HUGE_FILE_BUDGET = 250;
+const REPS = Number(process.env.BENCH_TIMED_REPS) || 3;
 
 export async function hugeRun(world: World): Promise<void> {
   const follow = (status: string, onSpawn?: Parameters<typeof runAction>[0]['onSpawn']) => {
@@ -35,37 +37,43 @@ export async function hugeRun(world: World): Promise<void> {
       },
     });
   };
+  const afterReads: number[] = [];
+  const afterSignals: number[] = [];
+  let summaryKb = 0;
+  let exit = '';
   try {
-    const since = Date.now();
-    const finished = await follow('success');
-    const exitedAt = Date.now();
-    check(finished, '50,000-job run');
-    const afterRead = exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt);
+    for (let rep = 0; rep < REPS; rep++) {
+      const since = Date.now();
+      const finished = await follow('success');
+      const exitedAt = Date.now();
+      check(finished, '50,000-job run');
+      afterReads.push(exitedAt - Date.parse(serviceRequests(world.sim, since).at(-1)!.receivedAt));
+      summaryKb = Math.round(Buffer.byteLength(finished.summary) / 1024);
 
-    let output = '';
-    let sentAt = 0;
-    const interrupted = await follow('in-progress', (child) =>
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (!sentAt && output.includes('run: in-progress')) {
-          sentAt = Date.now();
-          child.kill('SIGINT');
-        }
-      }),
+      let output = '';
+      let sentAt = 0;
+      const interrupted = await follow('in-progress', (child) =>
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (!sentAt && output.includes('run: in-progress')) {
+            sentAt = Date.now();
+            child.kill('SIGINT');
+          }
+        }),
+      );
+      afterSignals.push(Date.now() - sentAt);
+      if (interrupted.signal === 'SIGKILL') throw new Error('50,000-job run: the step did not answer SIGINT');
+      exit = String(interrupted.exitCode ?? interrupted.signal);
+    }
+    timedRow(
+      `50,000-job run answer (7 MB): the read that sees it finished → step exited (summary ${summaryKb} kB)`,
+      afterReads,
+      HUGE_RUN_BUDGET,
     );
-    const afterSignal = Date.now() - sentAt;
-    if (interrupted.signal === 'SIGKILL') throw new Error('50,000-job run: the step did not answer SIGINT');
-    row(
-      `50,000-job run answer (7 MB): the read that sees it finished → step exited (summary ${Math.round(Buffer.byteLength(finished.summary) / 1024)} kB)`,
-      ms(afterRead),
-      `< ${ms(HUGE_RUN_BUDGET_MS)}`,
-      afterRead < HUGE_RUN_BUDGET_MS,
-    );
-    row(
-      `50,000-job run answer: SIGINT after a read of it → step exited (exit ${interrupted.exitCode ?? interrupted.signal})`,
-      ms(afterSignal),
-      `< ${ms(HUGE_RUN_BUDGET_MS)}`,
-      afterSignal < HUGE_RUN_BUDGET_MS,
+    timedRow(
+      `50,000-job run answer: SIGINT after a read of it → step exited (exit ${exit})`,
+      afterSignals,
+      HUGE_RUN_BUDGET,
     );
   } finally {
     world.sim.clearFaults();
@@ -76,19 +84,21 @@ export async function hugeRun(world: World): Promise<void> {
     'huge.yml': `name: Huge\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: {${keys}}\n`,
   });
   try {
-    const since = Date.now();
-    const dry = await runStep('run-workflow', {
-      timeoutMs: 120_000,
-      env: { GITHUB_WORKSPACE: workspace.path },
-      inputs: { ...world.api, workflow: 'huge.yml', 'git-ref': workspace.headSha, 'dry-run': 'true' },
-    });
-    const took = Date.now() - since;
-    check(dry, 'huge workflow file');
-    row(
+    const took: number[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      const since = Date.now();
+      const dry = await runStep('run-workflow', {
+        timeoutMs: 120_000,
+        env: { GITHUB_WORKSPACE: workspace.path },
+        inputs: { ...world.api, workflow: 'huge.yml', 'git-ref': workspace.headSha, 'dry-run': 'true' },
+      });
+      took.push(Date.now() - since);
+      check(dry, 'huge workflow file');
+    }
+    timedRow(
       'Workflow file of 105,000 keys (0.9 MB) in the workspace: run-workflow dry-run, step start → exit',
-      ms(took),
-      `< ${ms(HUGE_FILE_BUDGET_MS)}`,
-      took < HUGE_FILE_BUDGET_MS,
+      took,
+      HUGE_FILE_BUDGET,
     );
   } finally {
     workspace.remove();

@@ -5,11 +5,14 @@
  */
 import type { DeviceSession } from '../../simulator/index.js';
 import { runAction, runPost } from '../../testkit/runner/step.js';
-import { mean, ms, row } from './table.js';
+import { judgedOnTime, mean, ms, timedRow } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES) || 6;
 const INTERVAL_S = 1;
+/** The exit after the read that sees it, in units of `node -e 0` (240 ms at a 20 ms start-up). */
+const EXIT_AFTER_READ = 12;
+/** What the interval's mean allows beyond half an interval: the exit and a read. */
 const EXIT_AFTER_READ_MS = 250;
 
 export async function readiness(world: World): Promise<void> {
@@ -67,17 +70,16 @@ export async function readiness(world: World): Promise<void> {
     ['session ready', 'session'],
     ['run terminal', 'run'],
   ] as const) {
-    row(
+    judgedOnTime(
       `readiness detection, ${what} at a random moment → step exits (${SAMPLES} samples, ${INTERVAL_S} s interval)`,
       `mean ${ms(mean(delays[key]))}, max ${ms(Math.max(...delays[key]))}`,
       `max ≤ ${ms(limit)}, mean ≈ ${ms((INTERVAL_S * 1000) / 2)}`,
       Math.max(...delays[key]) <= limit && mean(delays[key]) <= (INTERVAL_S * 1000) / 2 + EXIT_AFTER_READ_MS,
     );
-    row(
-      `exit after the read that sees ${what} (its arrival at the service → process exit)`,
-      `mean ${ms(mean(exits[key]))}, max ${ms(Math.max(...exits[key]))}`,
-      `max ≤ ${ms(EXIT_AFTER_READ_MS)}`,
-      Math.max(...exits[key]) <= EXIT_AFTER_READ_MS,
+    timedRow(
+      `exit after the read that sees ${what} (its arrival at the service → process exit; ${SAMPLES} samples)`,
+      exits[key],
+      EXIT_AFTER_READ,
     );
   }
 }

@@ -2,12 +2,12 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { DEFAULT_RUNTIME, RUNTIMES, runAction } from '../../testkit/runner/step.js';
-import { median, ms, row } from './table.js';
+import { judgedOnTime, median, ms } from './table.js';
 import { check, serviceRequests, type World } from './world.js';
 
 const REPS = Number(process.env.BENCH_REPS) || 15;
 
-function bare(binary: string): Promise<number> {
+export function bare(binary: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // The same bare environment runAction gives the step (an inherited NODE_EXTRA_CA_CERTS alone
@@ -47,7 +47,7 @@ export async function startup(world: World): Promise<number> {
   const bareMedian = median(bares);
   const firstMedian = median(firsts);
   const ratio = firstMedian / bareMedian;
-  row(
+  judgedOnTime(
     `start-up on ${runtime}: process start → first request (median of ${REPS})`,
     `${ms(firstMedian)} vs node -e 0 ${ms(bareMedian)} = ${ratio.toFixed(2)}×`,
     `≤ ${STARTUP_GUARD.toFixed(2)}× bare Node (a guard)`,

@@ -1,7 +1,14 @@
 /**
  * The bench's table: one row per figure (figure | measured | budget | met?), shown on stderr as each is
  * measured and printed at the end with the notes, and the little arithmetic the figures share.
+ *
+ * Judged fairly: a time budget is a ratio to the run's own baseline (the median start-up of a bare
+ * `node -e 0` on the step's runtime, measured first: `setBaseline`), judged on the median of several
+ * runs (`timedRow`); and when the load average exceeds the number of cores, time figures are printed
+ * "not judged" rather than failing (`judgedOnTime`). Count budgets (requests, writes, bytes) stay absolute.
  */
+import { cpus, loadavg } from 'node:os';
+
 /** One figure of the table. */
 export interface Row {
   figure: string;
@@ -16,6 +23,39 @@ const notes: string[] = [];
 export function row(figure: string, measured: string, budget: string, met: boolean | undefined): void {
   rows.push({ figure, measured, budget, met });
   process.stderr.write(`  ${met === undefined ? '·' : met ? '✓' : '✗'} ${figure}: ${measured}\n`);
+}
+
+let baselineMs: number | undefined;
+
+/** The run's unit of time: the median start-up of `node -e 0`, measured before any figure. */
+export function setBaseline(ms: number): void {
+  baselineMs = ms;
+}
+
+/** Why time figures are not judged now (a load average above the number of cores), or undefined. */
+function busy(): string | undefined {
+  const load = loadavg()[0];
+  const cores = cpus().length;
+  return load > cores ? `not judged: load average ${load.toFixed(2)} > ${cores} cores` : undefined;
+}
+
+/** A time figure's row: as `row`, but printed "not judged" on a machine busier than its cores. */
+export function judgedOnTime(figure: string, measured: string, budget: string, met: boolean): void {
+  const why = busy();
+  row(figure, measured, why ? `${budget}; ${why}` : budget, why ? undefined : met);
+}
+
+/** A time figure from several runs: their median against `units` × the run's baseline. */
+export function timedRow(figure: string, samples: number[], units: number): void {
+  if (baselineMs === undefined) throw new Error('timedRow before setBaseline');
+  const value = median(samples);
+  const limit = units * baselineMs;
+  judgedOnTime(
+    figure,
+    `${ms(value)} = ${(value / baselineMs).toFixed(1)}× node -e 0 (median of ${samples.length}: ${samples.map(ms).join(', ')})`,
+    `≤ ${units}× node -e 0 (${ms(limit)} in this run)`,
+    value <= limit,
+  );
 }
 
 /** Adds a line printed under the table. */
