@@ -61,8 +61,25 @@ export type { DeliveryAttempt, WebhookDispatcherOptions, WebhookView } from './w
 export type { JobStatus, RunStatus, SessionStatus } from '../src/service/contract.js';
 export type { WebhookEvent } from '../src/webhook/payloads.js';
 export { WebhookDispatcher } from './webhooks/delivery.js';
-export { GitHubStandIn, BOT, AUTHOR, CLIENT_PAYLOAD_LIMIT } from './github/index.js';
-export type { Comment, PostedStatus, PullRequest, ReceivedDispatch } from './github/index.js';
+export {
+  GitHubStandIn,
+  BOT,
+  AUTHOR,
+  CLIENT_PAYLOAD_LIMIT,
+  DEFAULT_LIMITS,
+  GITHUB_TOKEN_PERMISSIONS,
+} from './github/index.js';
+export type {
+  Comment,
+  GitHubCount,
+  GitHubLimits,
+  GitHubSettings,
+  GitHubWorldSettings,
+  PostedStatus,
+  PullRequest,
+  ReceivedDispatch,
+  TokenSettings,
+} from './github/index.js';
 export { CONTROL_ROUTES } from './control.js';
 export { MemoryRepo } from './memory-repo.js';
 export type { WorkflowSource } from './workflow-source.js';

@@ -95,7 +95,7 @@ describe("the simulator's GitHub", () => {
     expect(visible(page.text)).toContain('No pull request #99 in acme/app');
     const api = await call(w.sim, 'GET', '/_github/repos/acme/app/nothing');
     expect(api.status).toBe(404);
-    expect(api.json).toEqual({ message: 'Not Found' });
+    expect(api.json).toEqual({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
   });
 
   it('the stand-in is forgotten by a reset', async () => {
@@ -127,9 +127,8 @@ describe("the simulator's GitHub", () => {
       { id: 4, context: 'svc/b', creator: { login: 'mallory' } },
       { id: 3, context: 'svc/a', state: 'success', creator: { login: 'someone' } },
     ]);
-    expect(first.headers.link).toBe(
-      `<${w.sim.github.url}/repos/acme/app/commits/${sha}/statuses?per_page=2&page=2>; rel="next"`,
-    );
+    const secondPage = `<${w.sim.github.url}/repos/acme/app/commits/${sha}/statuses?per_page=2&page=2>`;
+    expect(first.headers.link).toBe(`${secondPage}; rel="next", ${secondPage}; rel="last"`);
     const second = await call(
       w.sim,
       'GET',
@@ -138,7 +137,7 @@ describe("the simulator's GitHub", () => {
     expect(second.json).toMatchObject([
       { id: 1, state: 'pending', creator: { login: 'github-actions[bot]' } },
     ]);
-    expect(second.headers.link).toBeUndefined();
+    expect(second.headers.link).not.toContain('rel="next"');
   });
 
   it('answers the next status posts from its queue, then accepts them', async () => {

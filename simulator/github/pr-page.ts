@@ -8,6 +8,7 @@
 import MarkdownIt from 'markdown-it';
 import { escapeHtml, html, Html, link, page, type PageResponse } from '../pages/html.js';
 import type { GitHubStandIn, PullRequest } from './stand-in.js';
+import { latestPerContext, statusesOf } from './statuses.js';
 
 /** Tags GitHub keeps in rendered Markdown (a subset of its allowlist; no media, no forms). */
 const ALLOWED = new Set(
@@ -64,10 +65,12 @@ export const renderComment = (body: string): Html => new Html(markdown.render(bo
 const STATE_ICON: Record<string, string> = { success: '✓', failure: '✗', error: '✗', pending: '●' };
 
 export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageResponse {
-  const contexts = new Map<string, ReturnType<GitHubStandIn['latest']>>();
-  for (const posted of github.statuses) if (posted.sha === pr.head) contexts.set(posted.context, posted);
-  const checks = [...contexts.values()].sort((a, b) => a!.context.localeCompare(b!.context));
-  const states = checks.map((check) => check!.state);
+  // GitHub's checks list: the latest status of each context, compared case-insensitively.
+  const repository = `${pr.owner}/${pr.repo}`;
+  const checks = latestPerContext(statusesOf(github.statuses, repository, pr.head).reverse()).sort((a, b) =>
+    a.context.localeCompare(b.context),
+  );
+  const states = checks.map((check) => check.state);
   const overall = states.some((s) => s === 'failure' || s === 'error')
     ? 'failure'
     : states.some((s) => s === 'pending')
@@ -83,23 +86,45 @@ export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageRes
       <table class="list" id="checks">
         ${checks.map(
           (check) =>
-            html`<tr data-context="${check!.context}">
-              <td class="status status-${check!.state.replace(/[^a-z]/g, '')}" data-state="${check!.state}">
-                ${STATE_ICON[check!.state] ?? '?'} ${check!.state}
+            html`<tr data-context="${check.context}">
+              <td class="status status-${check.state.replace(/[^a-z]/g, '')}" data-state="${check.state}">
+                ${STATE_ICON[check.state] ?? '?'} ${check.state}
               </td>
-              <td><strong>${check!.context}</strong></td>
-              <td>${check!.description ?? ''}</td>
-              <td>${check!.target_url ? link(check!.target_url, 'Details') : ''}</td>
+              <td><strong>${check.context}</strong></td>
+              <td>${check.description ?? ''}</td>
+              <td>${check.target_url ? link(check.target_url, 'Details') : ''}</td>
             </tr>`,
         )}
       </table>
       <h2>Comments</h2>
-      ${github.commentsOn(pr.number).map(
+      ${github.commentsOn(pr.number, repository).map(
         (comment) =>
           html`<div class="comment" id="comment-${comment.id}">
             <p><strong>${comment.user.login}</strong></p>
             ${renderComment(comment.body)}
           </div>`,
-      )}`,
+      )}
+      <h2>Requests to GitHub for ${repository}</h2>
+      <table class="list" id="github-counts">
+        <tr>
+          <th>Token</th>
+          <th>REST reads</th>
+          <th>REST writes</th>
+          <th>GraphQL queries</th>
+          <th>GraphQL points</th>
+          <th>Refused</th>
+        </tr>
+        ${github.counts(repository).map(
+          (row) =>
+            html`<tr data-token="${row.token}">
+              <td>${row.token}</td>
+              <td>${row.restReads}</td>
+              <td>${row.restWrites}</td>
+              <td>${row.graphqlRequests}</td>
+              <td>${row.graphqlPoints}</td>
+              <td>${row.refused}</td>
+            </tr>`,
+        )}
+      </table>`,
   });
 }

@@ -1,106 +1,121 @@
 /**
- * GitHub's side, locally: the GitHub routes the action uses (commit statuses: create and list, newest
- * first, in pages with a `link` header, each with its id and creator; issue comments: list, create,
- * update; GraphQL's `viewer`; open pull requests: list and get; the repository dispatch the webhook
- * relay sends; creating a reference, the relay workflow's marker tag), the pull requests a demo or a
- * recipe opened (number, head commit), and failure knobs for tests (a token without a permission, a
- * 502, a rate limit).
+ * GitHub's side, locally, answering as GitHub does (issue 39): the REST routes the action uses
+ * (rest.ts: commit statuses, issue comments, pull requests, a repository dispatch, refs), GraphQL
+ * executed against GitHub's published schema (graphql.ts), and GitHub's refusals: tokens and
+ * permissions (permissions.ts), primary and secondary rate limits (limits.ts), pages (pages.ts),
+ * the 422s of statuses and refs (status-rules.ts). Each module cites the GitHub page it follows.
+ *
+ * A world sets what differs from GitHub's defaults (settings.ts: tokens, public repositories,
+ * limits, the clock, known commits, rulesets) with the constructor or `configure()`; tests keep
+ * their older knobs (`failWith`, `failStatusesWith`, `nextStatusAnswers`, `failNextDispatches`,
+ * `viewer`), which answer before any rule.
  *
  * One implementation: the simulator serves it under `/_github` (`sim.github`, its `url` is the
  * `GITHUB_API_URL` to give the action), and a test that needs GitHub alone starts it on a port of its
  * own (`start()`). Every request is recorded in `requests` with the token it carried, so a test can
- * say what reached GitHub; it is not in `sim.requests` (the service's) and the log never shows a token.
+ * say what reached GitHub, and counted (`counts()`) by repository, token and kind; it is not in
+ * `sim.requests` (the service's) and neither the log nor the counts show a token.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  BOT,
+  errorBody,
+  json,
+  type Comment,
+  type GitHubAnswer,
+  type PostedStatus,
+  type PullRequest,
+  type ReceivedDispatch,
+} from './model.js';
+import { githubSettings, type GitHubWorldSettings, type GitHubSettings } from './settings.js';
+import {
+  allowed,
+  badCredentials,
+  forbidden,
+  identify,
+  refusalMessage,
+  type Identity,
+} from './permissions.js';
+import { headers as limitHeaders, RateLimits } from './limits.js';
+import { Counts, countLine, type GitHubCount } from './counts.js';
+import { REST_ROUTES } from './rest.js';
+import { prepare, run } from './graphql.js';
+import { contextKey, latestPerContext } from './statuses.js';
+import { restPullRequest, restRef } from './shapes.js';
+import type { Place, StandInState } from './state.js';
 
-export interface Comment {
-  id: number;
-  body: string;
-  html_url: string;
-  user: { login: string; type: 'User' | 'Bot' };
-}
-
-export const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
-export const AUTHOR = { login: 'pr-author', type: 'User' } as const;
-
-/** A commit status as GitHub received it (`POST /repos/:owner/:repo/statuses/:sha`). */
-export interface PostedStatus {
-  sha: string;
-  context: string;
-  state: string;
-  description?: string;
-  target_url?: string;
-  /** Who posted it: the viewer at the time (a test may seed another account's). */
-  creator?: { login: string };
-}
-
-/** A repository_dispatch event as GitHub accepted it (`POST /repos/:owner/:repo/dispatches`). */
-export interface ReceivedDispatch {
-  event_type: string;
-  client_payload: Record<string, unknown>;
-  authorization?: string;
-}
-
-/** A pull request the stand-in holds: what the action reads of one (its number and head commit). */
-export interface PullRequest {
-  owner: string;
-  repo: string;
-  number: number;
-  /** The head commit (`pull_request.head.sha`), whose statuses the pull request shows. */
-  head: string;
-  title: string;
-}
-
-/**
- * GitHub's limit on a dispatch's `client_payload`: "The total size of the JSON payload must be less
- * than 64KB" (REST API description, repos/create-dispatch-event).
- */
-export const CLIENT_PAYLOAD_LIMIT = 64 * 1024;
-
-/** An answer of the stand-in, before it is written. */
-export interface GitHubAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export * from './model.js';
+export type { GitHubCount } from './counts.js';
+export type { GitHubSettings, GitHubWorldSettings, TokenSettings, GitHubLimits } from './settings.js';
+export { DEFAULT_LIMITS, GITHUB_TOKEN_PERMISSIONS } from './settings.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export class GitHubStandIn {
+export class GitHubStandIn implements StandInState {
   comments: Comment[] = [];
   statuses: PostedStatus[] = [];
   dispatches: ReceivedDispatch[] = [];
-  /** The open pull requests (`GET /repos/:owner/:repo/pulls?state=open`); see addPullRequest(). */
+  /** The open pull requests, oldest first; see addPullRequest(). */
   pullRequests: PullRequest[] = [];
-  /** The refs created (`POST /repos/:owner/:repo/git/refs`), by name: a second create of one is 422. */
+  /** The names of the refs created (`POST /repos/:owner/:repo/git/refs`), any repository. */
   refs: string[] = [];
+  /** Each ref created, `owner/repo:ref` (lower-case repository) → its commit. */
+  readonly refShas = new Map<string, string>();
   /** Answers this many of the next dispatch requests with 503 (GitHub unreachable for a while). */
   failNextDispatches = 0;
   /** Answers every status request with this status (403: the token lacks `statuses: write`). */
   failStatusesWith: number | undefined;
   /** Answers for the next status posts, in order, before any is accepted (a 502, a rate limit). */
   nextStatusAnswers: Array<{ status: number; headers?: Record<string, string>; message?: string }> = [];
-  /** The account of the token, as GraphQL's `viewer` answers (GITHUB_TOKEN: the Actions bot). */
+  /** The account of a token the world does not name (GITHUB_TOKEN: the Actions bot). */
   viewer: Comment['user'] = BOT;
   requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }> = [];
   /** Answers every request with this status. */
   failWith: number | undefined;
   /** The GITHUB_API_URL to give the action. */
   url = '';
+  settings: GitHubSettings;
+  /** Where the stand-in writes its lines (the simulator's log); none when alone. */
+  log: ((line: string) => void) | undefined;
   private nextId = 1000;
-  /** The issue (pull request) number of each comment, for the pull request's page. */
-  private readonly issueOf = new Map<number, number>();
+  private readonly places = new Map<number, Place>();
+  private readonly commits = new Map<string, Set<string>>();
+  private readonly limits: RateLimits;
+  private readonly tally = new Counts();
   private server: Server | undefined;
 
   /** `url` is where the stand-in is reached (the simulator's `${url}/_github`); empty until started. */
-  constructor(url = '') {
+  constructor(url = '', settings: GitHubWorldSettings = {}) {
     this.url = url;
+    this.settings = githubSettings(settings);
+    this.limits = new RateLimits(() => this.settings.limits);
+  }
+
+  /** Changes the world's settings (those given; the others stay). */
+  configure(settings: GitHubWorldSettings): void {
+    this.settings = githubSettings({
+      ...this.settings,
+      ...settings,
+      limits: { ...this.settings.limits, ...settings.limits },
+      tokens: { ...this.settings.tokens, ...settings.tokens },
+    });
+  }
+
+  /** The stand-in's clock (epoch ms). */
+  now(): number {
+    return this.settings.now();
   }
 
   /** Opens (or replaces) a pull request: its page shows the statuses of `head` and its comments. */
   addPullRequest(pr: Omit<PullRequest, 'owner' | 'repo' | 'title'> & Partial<PullRequest>): PullRequest {
-    const full: PullRequest = { owner: 'acme', repo: 'app', title: `Pull request #${pr.number}`, ...pr };
+    const full: PullRequest = {
+      owner: 'acme',
+      repo: 'app',
+      title: `Pull request #${pr.number}`,
+      created_at: new Date(this.now()).toISOString(),
+      ...pr,
+    };
     this.pullRequests = this.pullRequests.filter(
       (p) => !(p.owner === full.owner && p.repo === full.repo && p.number === full.number),
     );
@@ -112,21 +127,94 @@ export class GitHubStandIn {
     return this.pullRequests.find((p) => p.owner === owner && p.repo === repo && p.number === number);
   }
 
-  /** The comments on one issue or pull request, oldest first. */
-  commentsOn(number: number): Comment[] {
-    return this.comments.filter((comment) => this.issueOf.get(comment.id) === number);
+  /** The open pull requests of `owner/repo`, oldest first. */
+  openPullRequests(repository: string): PullRequest[] {
+    const key = repository.toLowerCase();
+    return this.pullRequests.filter((pr) => `${pr.owner}/${pr.repo}`.toLowerCase() === key);
   }
 
-  /** The latest status of `context` on `sha` (GitHub's combined view of it). */
+  /** A commit `repository` has (besides its pull requests' heads and queue heads). */
+  addCommit(repository: string, sha: string): void {
+    const key = repository.toLowerCase();
+    if (!this.commits.has(key)) this.commits.set(key, new Set());
+    this.commits.get(key)!.add(sha);
+  }
+
+  hasCommit(repository: string, sha: string): boolean {
+    if (this.commits.get(repository.toLowerCase())?.has(sha)) return true;
+    return this.openPullRequests(repository).some((pr) => pr.head === sha || pr.queue?.head === sha);
+  }
+
+  /** A comment on issue `issue` of `repository`, as its author `user` wrote it. */
+  addComment(comment: { repository?: string; issue: number; body: string; user?: Comment['user'] }): Comment {
+    const repository = comment.repository ?? this.settings.repository;
+    const id = this.nextId++;
+    const created: Comment = {
+      id,
+      body: comment.body,
+      html_url: `https://github.example/${repository}/pull/${comment.issue}#issuecomment-${id}`,
+      user: comment.user ?? this.viewer,
+    };
+    const at = new Date(this.now()).toISOString();
+    this.comments.push(created);
+    this.places.set(id, { repository, issue: comment.issue, createdAt: at, updatedAt: at });
+    return created;
+  }
+
+  /** Where a comment belongs; none for one a test pushed into `comments` (it is on every issue). */
+  placeOf(comment: Comment): Place | undefined {
+    return this.places.get(comment.id);
+  }
+
+  inRepository(comment: Comment, repository: string): boolean {
+    const place = this.placeOf(comment);
+    return !place || place.repository.toLowerCase() === repository.toLowerCase();
+  }
+
+  /** Marks a comment edited now. */
+  touch(comment: Comment, now: number): void {
+    const place = this.placeOf(comment);
+    if (place) place.updatedAt = new Date(now).toISOString();
+  }
+
+  /** The comments on one issue or pull request of `repository` (default the world's), oldest first. */
+  commentsOn(number: number, repository = this.settings.repository): Comment[] {
+    return this.comments.filter((comment) => {
+      const place = this.placeOf(comment);
+      return (
+        !place || (place.issue === number && place.repository.toLowerCase() === repository.toLowerCase())
+      );
+    });
+  }
+
+  /** The latest status of `context` on `sha` (compared case-insensitively, as GitHub does). */
   latest(sha: string, context: string): PostedStatus | undefined {
-    return this.statuses.filter((posted) => posted.sha === sha && posted.context === context).at(-1);
+    return this.statuses
+      .filter((posted) => posted.sha === sha && contextKey(posted.context) === contextKey(context))
+      .at(-1);
   }
 
-  /** Each context's latest state on `sha`. */
+  /** Each context's latest state on `sha`, named as its latest status names it. */
   states(sha: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const posted of this.statuses) if (posted.sha === sha) out[posted.context] = posted.state;
+    for (const posted of latestPerContext(this.statuses.filter((s) => s.sha === sha)))
+      out[posted.context] = posted.state;
     return out;
+  }
+
+  /** What reached GitHub, per repository and token (or of one repository). */
+  counts(repository?: string): GitHubCount[] {
+    return this.tally.list(repository);
+  }
+
+  /** The counts of `repository` summed over its tokens. */
+  totals(repository = this.settings.repository): ReturnType<Counts['total']> {
+    return this.tally.total(repository);
+  }
+
+  /** Starts every rate-limit window afresh (a test's next case, whatever the last one spent). */
+  resetLimits(): void {
+    this.limits.reset();
   }
 
   /** Forgets everything received and every pull request; the failure knobs go back to none. */
@@ -136,8 +224,12 @@ export class GitHubStandIn {
     this.dispatches = [];
     this.pullRequests = [];
     this.refs = [];
+    this.refShas.clear();
     this.requests = [];
-    this.issueOf.clear();
+    this.places.clear();
+    this.commits.clear();
+    this.limits.reset();
+    this.tally.reset();
     this.failNextDispatches = 0;
     this.failStatusesWith = undefined;
     this.nextStatusAnswers = [];
@@ -145,108 +237,121 @@ export class GitHubStandIn {
     this.viewer = BOT;
   }
 
+  restPullRequest(pr: PullRequest): Record<string, unknown> {
+    return restPullRequest(this.url, pr, this.now());
+  }
+
+  restRef(repository: string, ref: string): Record<string, unknown> {
+    return restRef(this.url, repository, ref, this.refShas.get(`${repository.toLowerCase()}:${ref}`) ?? '');
+  }
+
   /** One request, `path` relative to the stand-in's address (`/repos/acme/app/statuses/<sha>`). */
   answer(method: string, path: string, headers: IncomingHttpHeaders, raw: string): GitHubAnswer {
-    let body: ({ body?: string } & Partial<PostedStatus>) | undefined;
+    let body: Record<string, unknown> | undefined;
     try {
-      body = raw ? (JSON.parse(raw) as { body?: string } & Partial<PostedStatus>) : undefined;
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
     } catch {
-      return json(400, { message: 'Problems parsing JSON' });
+      return json(400, errorBody('Problems parsing JSON'));
     }
-    this.requests.push({ method, path, authorization: headers.authorization, body });
+    this.requests.push({
+      method,
+      path,
+      authorization: headers.authorization,
+      body: body as { body?: string },
+    });
     if (this.failWith) return json(this.failWith, { message: 'Resource not accessible by integration' });
-    const repo = '/repos/([^/]+)/([^/]+)';
-    const status = new RegExp(`^${repo}/statuses/([0-9a-f]+)$`).exec(path);
-    if (status && method === 'POST') {
-      if (this.failStatusesWith)
-        return json(this.failStatusesWith, { message: 'Resource not accessible by integration' });
-      const answer = this.nextStatusAnswers.shift();
-      if (answer) return json(answer.status, { message: answer.message ?? 'Bad Gateway' }, answer.headers);
-      const { context = 'default', state = '', description, target_url } = body ?? {};
-      this.statuses.push({
-        sha: status[3],
-        context,
-        state,
-        description,
-        target_url,
-        creator: { login: this.viewer.login },
-      });
-      return json(201, { id: this.statuses.length, context, state });
+    const [pathname, search = ''] = path.split('?');
+    const isStatus = /^\/repos\/[^/]+\/[^/]+\/(statuses\/|commits\/[^/]+\/statuses$)/.test(pathname);
+    if (isStatus && this.failStatusesWith)
+      return json(this.failStatusesWith, { message: 'Resource not accessible by integration' });
+    if (isStatus && method === 'POST') {
+      const next = this.nextStatusAnswers.shift();
+      if (next) return json(next.status, { message: next.message ?? 'Bad Gateway' }, next.headers);
     }
-    const listed = new RegExp(`^${repo}/commits/([0-9a-f]+)/statuses(?:\\?(.*))?$`).exec(path);
-    if (listed && method === 'GET') {
-      if (this.failStatusesWith)
-        return json(this.failStatusesWith, { message: 'Resource not accessible by integration' });
-      const query = new URLSearchParams(listed[4] ?? '');
-      const perPage = Number(query.get('per_page') ?? 30);
-      const page = Number(query.get('page') ?? 1);
-      const all = this.statuses
-        .filter((posted) => posted.sha === listed[3])
-        .reverse()
-        // Each status keeps its id (its place among all posted, from 1) and its creator.
-        .map((posted) => ({
-          id: this.statuses.indexOf(posted) + 1,
-          ...posted,
-          creator: posted.creator ?? { login: this.viewer.login },
-        }));
-      const slice = all.slice((page - 1) * perPage, page * perPage);
-      const more: Record<string, string> = {};
-      if (page * perPage < all.length)
-        more.link = `<${this.url}/repos/${listed[1]}/${listed[2]}/commits/${listed[3]}/statuses?per_page=${perPage}&page=${page + 1}>; rel="next"`;
-      return json(200, slice, more);
-    }
-    if (new RegExp(`^${repo}/dispatches$`).test(path) && method === 'POST') {
-      if (this.failNextDispatches > 0) {
-        this.failNextDispatches--;
-        return json(503, { message: 'Service Unavailable' });
+    const who = identify(headers.authorization, this.settings, this.viewer);
+    if (!who) return badCredentials();
+    if (pathname === '/graphql' && method === 'POST') return this.graphql(who, body);
+    const now = this.now();
+    for (const route of REST_ROUTES) {
+      const match = route.pattern.exec(pathname);
+      if (!match || route.method !== method) continue;
+      const repository = `${decodeURIComponent(match[1])}/${decodeURIComponent(match[2])}`;
+      const counted = (answer: GitHubAnswer): GitHubAnswer =>
+        this.count(repository, who, route.write ? 'rest-write' : 'rest-read', 0, answer);
+      const { budget, spent } = this.limits.spend(who, 'core', 1, now);
+      if (!spent) return counted(this.limits.primaryRefusal(who, budget));
+      const rate = limitHeaders(budget);
+      if (!allowed(who, route.access, repository, this.settings))
+        return counted(withHeaders(forbidden(who, route.access, route.docs), rate));
+      if (route.write) {
+        const write = this.limits.write(repository, now);
+        if (write.refused) return counted(this.limits.secondaryRefusal(write.retryAfter, budget));
       }
-      const dispatch = body as unknown as ReceivedDispatch;
-      if (JSON.stringify(dispatch.client_payload).length >= CLIENT_PAYLOAD_LIMIT)
-        return json(422, { message: 'client_payload is too large' });
-      this.dispatches.push({ ...dispatch, authorization: headers.authorization });
-      return { status: 204, headers: {}, body: '' };
-    }
-    if (path === '/graphql' && method === 'POST')
-      return json(200, { data: { viewer: { login: this.viewer.login } } });
-    const list = new RegExp(`^${repo}/issues/(\\d+)/comments(\\?.*)?$`).exec(path);
-    const one = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(path);
-    if (list && method === 'GET') return json(200, this.comments);
-    if (list && method === 'POST') {
-      const number = Number(list[3]);
-      const comment: Comment = {
-        id: this.nextId++,
-        body: body?.body ?? '',
-        html_url: `https://github.example/${list[1]}/${list[2]}/pull/${number}#issuecomment-${this.nextId}`,
-        user: this.viewer,
+      const request = {
+        method,
+        repository,
+        match,
+        query: new URLSearchParams(search),
+        body,
+        headers,
+        now,
+        viewer: viewerOf(who),
       };
-      this.comments.push(comment);
-      this.issueOf.set(comment.id, number);
-      return json(201, comment);
+      return counted(withHeaders(route.handle(this, request), rate));
     }
-    if (one && method === 'PATCH') {
-      const comment = this.comments.find((c) => c.id === Number(one[3]));
-      if (!comment) return json(404, { message: 'Not Found' });
-      comment.body = body?.body ?? '';
-      return json(200, comment);
+    return json(404, errorBody('Not Found'));
+  }
+
+  private graphql(who: Identity, body: Record<string, unknown> | undefined): GitHubAnswer {
+    const now = this.now();
+    const repository = who.repository ?? this.settings.repository;
+    const prepared = prepare(body);
+    const points = prepared.ok ? prepared.cost.cost : 1;
+    const counted = (answer: GitHubAnswer): GitHubAnswer =>
+      this.count(repository, who, 'graphql', points, answer);
+    const { budget, spent } = this.limits.spend(who, 'graphql', points, now);
+    if (!spent) return counted(this.limits.graphqlPrimaryRefusal(who, budget));
+    const rate = limitHeaders(budget);
+    if (!prepared.ok) return counted(json(200, { errors: prepared.errors }, rate));
+    if (prepared.cost.mutation) {
+      const write = this.limits.write(repository, now);
+      if (write.refused) return counted(this.limits.secondaryRefusal(write.retryAfter, budget, true));
     }
-    const pulls = new RegExp(`^${repo}/pulls(?:\\?.*)?$`).exec(path);
-    if (pulls && method === 'GET')
-      return json(
-        200,
-        this.pullRequests
-          .filter((pr) => pr.owner === pulls[1] && pr.repo === pulls[2])
-          .map((pr) => ({ number: pr.number, title: pr.title, state: 'open', head: { sha: pr.head } })),
+    const result = run(prepared, {
+      viewer: who.login,
+      now,
+      statuses: this.statuses,
+      pullRequests: (name) => this.openPullRequests(name),
+      rateLimit: {
+        limit: budget.limit,
+        remaining: budget.remaining,
+        used: budget.used,
+        resetAt: new Date(budget.reset * 1000).toISOString(),
+      },
+      refusal: (permission, name) =>
+        allowed(who, { [permission]: 'read' }, name, this.settings) ? null : refusalMessage(who),
+    });
+    return counted(json(200, result, rate));
+  }
+
+  /** Counts a request; the answer passes through. A refusal by a limit is logged. */
+  private count(
+    repository: string,
+    who: Identity,
+    kind: 'rest-read' | 'rest-write' | 'graphql',
+    points: number,
+    answer: GitHubAnswer,
+  ): GitHubAnswer {
+    const refused = answer.status >= 400 || (answer.status === 200 && /^\{"errors":/.test(answer.body));
+    const row = this.tally.add(repository, who.label, kind, points, refused);
+    if (
+      answer.headers['x-ratelimit-remaining'] === '0' ||
+      /secondary rate limit|rate limit (already )?exceeded/.test(answer.body)
+    )
+      this.log?.(
+        `GitHub refused a request of ${who.label} on ${repository}: ${answer.status} rate limit; ${countLine(row)}`,
       );
-    if (new RegExp(`^${repo}/git/refs$`).test(path) && method === 'POST') {
-      const { ref = '', sha = '' } = (body ?? {}) as { ref?: string; sha?: string };
-      if (this.refs.includes(ref)) return json(422, { message: 'Reference already exists' });
-      this.refs.push(ref);
-      return json(201, { ref, object: { sha, type: 'commit' } });
-    }
-    const pull = new RegExp(`^${repo}/pulls/(\\d+)$`).exec(path);
-    const pr = pull && method === 'GET' && this.pullRequest(pull[1], pull[2], Number(pull[3]));
-    if (pr) return json(200, { number: pr.number, title: pr.title, state: 'open', head: { sha: pr.head } });
-    return json(404, { message: 'Not Found' });
+    return answer;
   }
 
   /** Serves the stand-in alone on 127.0.0.1 (a test without a simulator); `url` is then its address. */
@@ -277,6 +382,11 @@ export class GitHubStandIn {
   }
 }
 
-function json(status: number, data: unknown, headers: Record<string, string> = {}): GitHubAnswer {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(data) };
+function withHeaders(answer: GitHubAnswer, headers: Record<string, string>): GitHubAnswer {
+  return { ...answer, headers: { ...headers, ...answer.headers } };
+}
+
+/** The account as REST names it. */
+function viewerOf(who: Identity): Comment['user'] {
+  return { login: who.login, type: who.kind === 'user' ? 'User' : 'Bot' };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActionRun } from '../runner/step.js';
 import { createWorld, until, type World } from './world.js';
-import { GitHubStandIn, type PostedStatus, type WorkflowRun } from '../../simulator/index.js';
+import { DEFAULT_LIMITS, GitHubStandIn, type PostedStatus, type WorkflowRun } from '../../simulator/index.js';
 
 type WorldOptions = Parameters<typeof createWorld>[1];
 
@@ -51,9 +51,15 @@ export const pullRequestOnHead =
   (number: number) =>
   (world: World): unknown => ({ pull_request: { number, head: { sha: world.repo.headSha } } });
 
-/** What each commit-statuses case starts from: the simulator reset, nothing posted, GitHub answering. */
+/**
+ * What each commit-statuses case starts from: the simulator reset, nothing posted, GitHub answering
+ * with its rate-limit windows afresh (the cases of one file share a repository, and GitHub's 80
+ * writes a minute would otherwise count the previous cases' posts).
+ */
 export function resetStatusesWorld({ world, github }: GitHubWorld): void {
   world.sim.reset();
+  github.configure({ limits: DEFAULT_LIMITS });
+  github.resetLimits();
   github.statuses.length = 0;
   github.requests.length = 0;
   github.comments.length = 0;

@@ -1,0 +1,35 @@
+/**
+ * What the routes (rest.ts) and the rules (status-rules.ts) read and change of the stand-in: the
+ * interface `GitHubStandIn` implements, so that they need not import it.
+ */
+import type { Comment, PostedStatus, PullRequest, ReceivedDispatch } from './model.js';
+import type { GitHubSettings } from './settings.js';
+
+/** Where a comment belongs: one issue of one repository, and its times. */
+export interface Place {
+  repository: string;
+  issue: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StandInState {
+  readonly url: string;
+  readonly settings: GitHubSettings;
+  comments: Comment[];
+  statuses: PostedStatus[];
+  dispatches: ReceivedDispatch[];
+  refs: string[];
+  readonly refShas: Map<string, string>;
+  failNextDispatches: number;
+  hasCommit(repository: string, sha: string): boolean;
+  commentsOn(number: number, repository?: string): Comment[];
+  addComment(comment: { repository?: string; issue: number; body: string; user?: Comment['user'] }): Comment;
+  placeOf(comment: Comment): Place | undefined;
+  inRepository(comment: Comment, repository: string): boolean;
+  touch(comment: Comment, now: number): void;
+  openPullRequests(repository: string): PullRequest[];
+  pullRequest(owner: string, repo: string, number: number): PullRequest | undefined;
+  restPullRequest(pr: PullRequest): Record<string, unknown>;
+  restRef(repository: string, ref: string): Record<string, unknown>;
+}
