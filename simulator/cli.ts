@@ -63,6 +63,27 @@ const FLAGS = {
     default: '5000',
     describe: 'how long a job runs unless POST /_sim/jobs/:key/behaviour says otherwise',
   },
+  'github-rest-limit': {
+    value: 'N',
+    default: '1000',
+    describe:
+      "GitHub stand-in: REST requests an hour of a repository's workflow tokens (15000 on Enterprise Cloud)",
+  },
+  'github-graphql-limit': {
+    value: 'N',
+    default: '1000',
+    describe: "GitHub stand-in: GraphQL points an hour of a repository's workflow tokens",
+  },
+  'github-writes-per-minute': {
+    value: 'N',
+    default: '80',
+    describe: 'GitHub stand-in: writes a minute per repository before its secondary limit',
+  },
+  'github-writes-per-hour': {
+    value: 'N',
+    default: '500',
+    describe: 'GitHub stand-in: writes an hour per repository before its secondary limit',
+  },
   role: {
     value: ROLES.join('|'),
     default: 'developer',
@@ -139,6 +160,13 @@ function nonNegative(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive whole number`);
+  return n;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: Object.fromEntries(
@@ -175,6 +203,14 @@ async function main(): Promise<void> {
     readinessDelayMs: nonNegative('readiness-delay-ms', values['readiness-delay-ms'], 3_000),
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
     printLog: !values.quiet,
+    github: {
+      limits: {
+        rest: positive('github-rest-limit', values['github-rest-limit'], 1_000),
+        graphql: positive('github-graphql-limit', values['github-graphql-limit'], 1_000),
+        writesPerMinute: positive('github-writes-per-minute', values['github-writes-per-minute'], 80),
+        writesPerHour: positive('github-writes-per-hour', values['github-writes-per-hour'], 500),
+      },
+    },
   });
   const account = sim.addAccount({ name: 'sim-account' });
   const project = sim.addProject({
@@ -184,6 +220,7 @@ async function main(): Promise<void> {
   });
   const token = sim.addToken({ account, role, robot: true });
   const url = sim.url;
+  const limits = sim.github.settings.limits;
 
   // Before the banner: whoever reads it may signal at once.
   let stopping = false;
@@ -237,7 +274,9 @@ ${columns(
   [METHOD_WIDTH],
 )}
 
-GitHub's side, a stand-in for the routes the action uses (statuses, comments, GraphQL viewer, dispatches):
+GitHub's side, a stand-in answering as GitHub does for the routes the action uses (statuses, comments,
+pull requests, GraphQL, dispatches, refs), with GitHub's limits: ${limits.rest} REST requests and ${limits.graphql} GraphQL
+points an hour per repository, ${limits.writesPerMinute} writes a minute and ${limits.writesPerHour} an hour (the log counts each repository's):
   GITHUB_API_URL=${sim.github.url}
   pull request pages at ${sim.github.url}/:owner/:repo/pull/:number (POST /_sim/github/pull-requests opens one)
 

@@ -17,7 +17,13 @@ import { controlRoutes } from './control.js';
 import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
 import { pageRoutes } from './pages/index.js';
-import { GITHUB_PREFIX, GitHubStandIn, githubAnswer, githubControlRoutes } from './github/index.js';
+import {
+  GITHUB_PREFIX,
+  GitHubStandIn,
+  githubAnswer,
+  githubControlRoutes,
+  type GitHubWorldSettings,
+} from './github/index.js';
 import { Log, type SimulatorLog } from './log.js';
 import { serviceRoutes } from './routes.js';
 import { createSimServer, type RecordedRequest } from './server.js';
@@ -116,6 +122,12 @@ export interface SimulatorOptions {
    * nowhere (the lines are still kept in `sim.log`). The command prints them unless `--quiet`.
    */
   printLog?: boolean | ((line: string) => void);
+  /**
+   * GitHub's stand-in's world (simulator/github/settings.ts): its tokens, public repositories, rate
+   * limits, clock, known commits and rulesets. Default: GitHub's figures, any token the repository's
+   * GITHUB_TOKEN.
+   */
+  github?: GitHubWorldSettings;
 }
 
 export interface AddProjectOptions {
@@ -232,11 +244,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     minuteMs: options.sessionMinuteMs ?? 60_000,
   });
   const webhooks = new WebhookDispatcher(options.webhooks);
-  const github = new GitHubStandIn();
+  const github = new GitHubStandIn('', options.github);
   const print =
     options.printLog === true ? (line: string) => console.log(line) : options.printLog || undefined;
   const log = new Log(print);
   log.follow(events, (id) => sessions.endedBy(id));
+  github.log = (line) => log.write(line);
   webhooks.onAttempt = (attempt, attempts) => log.delivery(attempt, attempts);
   events.on('job-completed', (event) => webhooks.onJobCompleted(event));
   const reset = (): void => {

@@ -82,9 +82,16 @@ export class Log implements SimulatorLog {
   }
 
   /** `GET /v2/workflows/runs/1a2b3c4d… 200 3 ms`; a request left unanswered says why. */
-  request(method: string, target: string, status: number | null, ms: number, fault?: string): void {
+  request(
+    method: string,
+    target: string,
+    status: number | null,
+    ms: number,
+    fault?: string,
+    note?: string,
+  ): void {
     const outcome = status === null ? 'no answer' : String(status);
-    const extra = fault ? ` (simulated fault: ${fault})` : '';
+    const extra = `${fault ? ` (simulated fault: ${fault})` : ''}${note ? ` · ${logText(note)}` : ''}`;
     this.write(`${logText(method, 16)} ${logText(pathOnly(target))} ${outcome} ${Math.round(ms)} ms${extra}`);
   }
 

@@ -35,6 +35,8 @@ export interface RecordedRequest {
   fault?: Fault['kind'];
   /** True for `/_sim/` control routes. */
   control?: boolean;
+  /** What the log adds to the request's line (GitHub's stand-in: the repository's counts). */
+  note?: string;
 }
 
 export interface ApiResponse {
@@ -296,6 +298,7 @@ export function createSimServer(opts: SimServerOptions): SimServer {
           record.status,
           performance.now() - started,
           record.fault,
+          record.note,
         );
     }
   }
@@ -336,7 +339,10 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     const refusedEarly =
       tooLarge || malformed(url) || refusal(req.headers, socket, control, text !== '', opts.allowedHosts);
     const github = refusedEarly ? null : opts.github?.(method, url, req.headers, text);
-    if (github) return write(res, record, github);
+    if (github) {
+      if ('note' in github && typeof github.note === 'string') record.note = github.note;
+      return write(res, record, github);
+    }
     opts.requests.push(record);
 
     if (tooLarge) return refuseLargeBody(req, res, record);

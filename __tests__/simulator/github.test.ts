@@ -160,6 +160,29 @@ describe("the simulator's GitHub", () => {
     expect(w.sim.github.statuses).toHaveLength(1);
   });
 
+  it('takes a world’s GitHub settings; each GitHub request’s log line carries its repository’s counts', async () => {
+    const limited = await createWorld({}, { github: { limits: { rest: 15_000, writesPerMinute: 1 } } });
+    try {
+      const post = () =>
+        call(limited.sim, 'POST', `/_github/repos/acme/app/statuses/${'e'.repeat(40)}`, {
+          body: { context: 'svc/a', state: 'pending' },
+        });
+      const first = await post();
+      expect([first.status, first.headers['x-ratelimit-limit']]).toEqual([201, '15000']);
+      const second = await post();
+      expect([second.status, second.headers['retry-after']]).toEqual([403, '60']);
+      const lines = limited.sim.log.lines.filter((line) => line.includes('/_github/'));
+      expect(lines.at(-1)).toMatch(
+        /^.*POST \/_github\/repos\/acme\/app\/statuses\/\S+ 403 \d+ ms · acme\/app so far: 0 REST reads, 2 REST writes, 0 GraphQL points$/,
+      );
+      expect(limited.sim.log.lines.join('\n')).toContain(
+        'GitHub: a rate limit refused a request of installation:github-actions[bot] (403)',
+      );
+    } finally {
+      await limited.sim.close();
+    }
+  });
+
   it('lists the open pull requests of a repository and creates a ref once (422 after)', async () => {
     w.sim.github.addPullRequest({ number: 7, head: 'e'.repeat(40) });
     w.sim.github.addPullRequest({ owner: 'acme', repo: 'other', number: 8, head: 'f'.repeat(40) });

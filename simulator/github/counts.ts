@@ -75,7 +75,7 @@ export class Counts {
   }
 }
 
-/** One line of the log for a repository's counts: `acme/app: 3 REST reads, 5 writes, 2 GraphQL points`. */
-export function countLine(row: Omit<GitHubCount, 'token'>): string {
-  return `${row.repository}: ${row.restReads} REST reads, ${row.restWrites} REST writes, ${row.graphqlPoints} GraphQL points (${row.graphqlRequests} queries)`;
+/** What the log says of a repository's counts: `acme/app so far: 3 REST reads, 5 REST writes, 2 GraphQL points`. */
+export function countLine(repository: string, total: Omit<GitHubCount, 'repository' | 'token'>): string {
+  return `${repository} so far: ${total.restReads} REST reads, ${total.restWrites} REST writes, ${total.graphqlPoints} GraphQL points`;
 }

@@ -74,6 +74,8 @@ export interface GitHubAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** What the simulator's log adds to the request's line: the repository's counts so far. */
+  note?: string;
 }
 
 export function json(status: number, data: unknown, headers: Record<string, string> = {}): GitHubAnswer {

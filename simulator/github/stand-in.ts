@@ -334,7 +334,7 @@ export class GitHubStandIn implements StandInState {
     return counted(json(200, result, rate));
   }
 
-  /** Counts a request; the answer passes through. A refusal by a limit is logged. */
+  /** Counts a request; the answer goes on with the repository's counts for the log. */
   private count(
     repository: string,
     who: Identity,
@@ -343,15 +343,11 @@ export class GitHubStandIn implements StandInState {
     answer: GitHubAnswer,
   ): GitHubAnswer {
     const refused = answer.status >= 400 || (answer.status === 200 && /^\{"errors":/.test(answer.body));
-    const row = this.tally.add(repository, who.label, kind, points, refused);
-    if (
-      answer.headers['x-ratelimit-remaining'] === '0' ||
-      /secondary rate limit|rate limit (already )?exceeded/.test(answer.body)
-    )
-      this.log?.(
-        `GitHub refused a request of ${who.label} on ${repository}: ${answer.status} rate limit; ${countLine(row)}`,
-      );
-    return answer;
+    this.tally.add(repository, who.label, kind, points, refused);
+    const note = countLine(repository, this.tally.total(repository));
+    if (/secondary rate limit|rate limit (already )?exceeded/.test(answer.body))
+      this.log?.(`GitHub: a rate limit refused a request of ${who.label} (${answer.status}); ${note}`);
+    return { ...answer, note };
   }
 
   /** Serves the stand-in alone on 127.0.0.1 (a test without a simulator); `url` is then its address. */

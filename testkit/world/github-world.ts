@@ -23,7 +23,10 @@ export interface GitHubWorld {
 
 /**
  * A world with `workflows`, GitHub's stand-in started, and in a new folder named from `prefix` the
- * event file `event(world)` says.
+ * event file `event(world)` says. `options.github` is GitHub's world (simulator/github/settings.ts),
+ * given to this stand-in and the simulator's: its tokens, public repositories, limits, and its clock
+ * (`now: () => clock.now()` shares an in-process step's VirtualClock, so that the limits' windows
+ * pass with the step's time).
  */
 export async function createGitHubWorld(
   workflows: Record<string, string>,
@@ -32,7 +35,7 @@ export async function createGitHubWorld(
   event: (world: World) => unknown,
 ): Promise<GitHubWorld> {
   const world = await createWorld(workflows, options);
-  const github = new GitHubStandIn();
+  const github = new GitHubStandIn('', options?.github);
   await github.start();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   writeFileSync(join(dir, 'event.json'), JSON.stringify(event(world)));
