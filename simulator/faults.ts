@@ -1,6 +1,8 @@
 /**
  * Fault injection: each fault matches requests by method and path, applies `times` times (default 1),
- * then disappears. Faults never apply to the `/_sim/` control routes.
+ * then disappears. Faults never apply to the `/_sim/` control routes. GitHub's stand-in (`/_github/`)
+ * takes only the faults whose path names it (a fault without a path is the service's, as it was
+ * before the stand-in took faults).
  *
  * `processed` says whether the operation really happened (so a test can tell whether a client retry
  * created a duplicate):
@@ -61,12 +63,15 @@ export class FaultRegistry {
     return this.faults.map((f) => ({ ...f.fault, remaining: f.remaining }));
   }
 
-  /** The first fault matching this request (consuming one of its `times`), if any. */
-  take(method: string, url: string): Fault | undefined {
+  /**
+   * The first fault matching this request (consuming one of its `times`), if any; with `named`, only
+   * a fault whose path is given.
+   */
+  take(method: string, url: string, named = false): Fault | undefined {
     const pathname = url.split('?')[0];
     const index = this.faults.findIndex(({ fault }) => {
       if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) return false;
-      if (fault.path === undefined) return true;
+      if (fault.path === undefined) return !named;
       return typeof fault.path === 'string' ? pathname.startsWith(fault.path) : fault.path.test(url);
     });
     if (index < 0) return undefined;

@@ -275,7 +275,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     timers,
     requests,
     log,
-    github: (method, target, headers, raw) => githubAnswer(github, method, target, headers, raw),
+    github: {
+      owns: (target) => target === GITHUB_PREFIX || /^\/_github[/?]/.test(target),
+      answer: (method, target, headers, raw) =>
+        githubAnswer(github, method, target, headers, raw) ?? { status: 404, body: { message: 'Not Found' } },
+    },
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
 

@@ -111,6 +111,27 @@ function serialize(resp: ApiResponse): { status: number; headers: Record<string,
   return { status: resp.status, headers, payload };
 }
 
+/**
+ * What GitHub's front end answers when no server can: an HTML page (a client that expects JSON
+ * must cope with it; docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api lists 5xx
+ * as answers to retry).
+ */
+export function githubErrorPage(status: number): string {
+  const words = status === 503 ? 'No server is currently available to service your request.' : 'Server Error';
+  return `<!DOCTYPE html>
+<html><head><meta http-equiv="Content-type" content="text/html; charset=utf-8"><title>${status === 503 ? 'Unicorn!' : 'Server Error'} &middot; GitHub</title></head>
+<body><div class="container"><h1>${words}</h1><p>Sorry about that. Please try refreshing and contact us if the problem persists.</p></div></body></html>
+`;
+}
+
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 /** A request target that is not a path (`*`, an absolute URI) or whose %-escapes do not decode. */
 function malformed(target: string): boolean {
   if (!target.startsWith('/')) return true;
@@ -140,10 +161,19 @@ export interface SimServerOptions {
   /** Where each request's line goes. */
   log?: Log;
   /**
-   * GitHub's side (`/_github/...`): its answer, or null for a path not its own. Its requests are
-   * GitHub's, recorded by the stand-in, not in `requests`; no fault applies to them.
+   * GitHub's side (`/_github/...`): whether a request target is its own, and its answer. Its requests
+   * are GitHub's, recorded by the stand-in, not in `requests`; the faults apply to them as to the
+   * service's.
    */
-  github?: (method: string, target: string, headers: IncomingHttpHeaders, raw: string) => ApiResponse | null;
+  github?: {
+    owns(target: string): boolean;
+    answer(
+      method: string,
+      target: string,
+      headers: IncomingHttpHeaders,
+      raw: string,
+    ): ApiResponse & { note?: string };
+  };
   /** Names besides loopback ones that requests may use in `Host` (see request-guard.ts). */
   allowedHosts?: readonly string[];
 }
@@ -338,11 +368,22 @@ export function createSimServer(opts: SimServerOptions): SimServer {
     seen.record = record;
     const refusedEarly =
       tooLarge || malformed(url) || refusal(req.headers, socket, control, text !== '', opts.allowedHosts);
-    const github = refusedEarly ? null : opts.github?.(method, url, req.headers, text);
-    if (github) {
-      if ('note' in github && typeof github.note === 'string') record.note = github.note;
-      return write(res, record, github);
-    }
+    // GitHub's side answers for itself (its requests are GitHub's, not the service's), after the
+    // faults that match it, as a service's answer does.
+    const github = !refusedEarly && control === false && (opts.github?.owns(url) ?? false);
+    if (github)
+      return answerWithFault(
+        req,
+        res,
+        record,
+        connection,
+        async () => {
+          const answer = opts.github!.answer(method, url, req.headers, text);
+          if (answer.note) record.note = answer.note;
+          return answer;
+        },
+        true,
+      );
     opts.requests.push(record);
 
     if (tooLarge) return refuseLargeBody(req, res, record);
@@ -368,20 +409,43 @@ export function createSimServer(opts: SimServerOptions): SimServer {
       return write(res, record, await route(opts.controlRoutes, ctx));
     }
 
-    const fault = opts.faults.take(method, url);
+    return answerWithFault(req, res, record, connection, () => route(opts.routes, ctx), false);
+  }
+
+  /**
+   * The answer `operation` gives, or what the first fault matching the request makes of it. On
+   * GitHub's side only a fault naming its path applies, and a status fault without a body of its own
+   * answers as GitHub's front end does: an HTML page.
+   */
+  async function answerWithFault(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    connection: { gone: boolean },
+    operation: () => Promise<ApiResponse>,
+    github: boolean,
+  ): Promise<void> {
+    const socket = req.socket;
+    const method = record.method;
+    const url = record.path;
+    const fault = opts.faults.take(method, url, github);
     if (fault) record.fault = fault.kind;
     const perform = (): Promise<ApiResponse> => {
       record.processed = true;
-      return route(opts.routes, ctx);
+      return operation();
     };
 
     if (!fault) return write(res, record, await perform());
     switch (fault.kind) {
       case 'status': {
         if (fault.processed) await perform();
-        const defaultBody = {
-          errors: [{ code: 'SIMULATED_FAULT', message: `Simulated HTTP ${fault.status} from the simulator` }],
-        };
+        const defaultBody = github
+          ? githubErrorPage(fault.status)
+          : {
+              errors: [
+                { code: 'SIMULATED_FAULT', message: `Simulated HTTP ${fault.status} from the simulator` },
+              ],
+            };
         return write(res, record, {
           status: fault.status,
           body: fault.body === undefined ? defaultBody : fault.body,
@@ -417,7 +481,9 @@ export function createSimServer(opts: SimServerOptions): SimServer {
       }
       case 'mutate': {
         const resp = await perform();
-        return write(res, record, { ...resp, body: fault.mutate(structuredClone(resp.body)) });
+        // GitHub's answers hold their JSON as text: the mutation sees it parsed, as a service's.
+        const parsed: unknown = typeof resp.body === 'string' ? parseOrText(resp.body) : resp.body;
+        return write(res, record, { ...resp, body: fault.mutate(structuredClone(parsed)) });
       }
     }
   }
