@@ -45,6 +45,8 @@ export interface RestRoute {
   write: boolean;
   /** Its page in GitHub's REST documentation (error bodies link it). */
   docs: string;
+  /** Its path in GitHub's OpenAPI description (the tests hold its answers to it). */
+  openapi: string;
   handle(github: StandInState, request: RestRequest): GitHubAnswer;
 }
 
@@ -88,6 +90,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { statuses: 'write' },
     write: true,
     docs: `${DOCS}/commits/statuses#create-a-commit-status`,
+    openapi: '/repos/{owner}/{repo}/statuses/{sha}',
     handle(github, request) {
       const sha = request.match[3];
       const body = (request.body ?? {}) as Partial<PostedStatus>;
@@ -117,6 +120,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { statuses: 'read' },
     write: false,
     docs: `${DOCS}/commits/statuses#list-commit-statuses-for-a-reference`,
+    openapi: '/repos/{owner}/{repo}/commits/{ref}/statuses',
     handle(github, request) {
       const all = statusesOf(github.statuses, request.repository, request.match[3]).map((status) =>
         restStatus(status, github.statuses, request.now, github.url, request.viewer.login),
@@ -130,6 +134,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { contents: 'write' },
     write: true,
     docs: `${DOCS}/repos/repos#create-a-repository-dispatch-event`,
+    openapi: '/repos/{owner}/{repo}/dispatches',
     handle(github, request) {
       if (github.failNextDispatches > 0) {
         github.failNextDispatches--;
@@ -148,6 +153,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { issues: 'read', pull_requests: 'read' },
     write: false,
     docs: `${DOCS}/issues/comments#list-issue-comments`,
+    openapi: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
     handle(github, request) {
       const number = Number(request.match[3]);
       const all = github
@@ -162,6 +168,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { issues: 'write', pull_requests: 'write' },
     write: true,
     docs: `${DOCS}/issues/comments#create-an-issue-comment`,
+    openapi: '/repos/{owner}/{repo}/issues/{issue_number}/comments',
     handle(github, request) {
       const number = Number(request.match[3]);
       const body = request.body?.body;
@@ -186,6 +193,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { issues: 'write', pull_requests: 'write' },
     write: true,
     docs: `${DOCS}/issues/comments#update-an-issue-comment`,
+    openapi: '/repos/{owner}/{repo}/issues/comments/{comment_id}',
     handle(github, request) {
       const comment = github.comments.find(
         (c) => c.id === Number(request.match[3]) && github.inRepository(c, request.repository),
@@ -202,6 +210,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { pull_requests: 'read' },
     write: false,
     docs: `${DOCS}/pulls/pulls#list-pull-requests`,
+    openapi: '/repos/{owner}/{repo}/pulls',
     handle(github, request) {
       // REST's default order: created, newest first ("direction: Default: desc when sort is created").
       const state = request.query.get('state') ?? 'open';
@@ -221,10 +230,11 @@ export const REST_ROUTES: RestRoute[] = [
     access: { pull_requests: 'read' },
     write: false,
     docs: `${DOCS}/pulls/pulls#get-a-pull-request`,
+    openapi: '/repos/{owner}/{repo}/pulls/{pull_number}',
     handle(github, request) {
       const [owner, repo] = request.repository.split('/');
       const pr = github.pullRequest(owner, repo, Number(request.match[3]));
-      return pr ? json(200, github.restPullRequest(pr)) : json(404, errorBody('Not Found', this.docs));
+      return pr ? json(200, github.restPullRequest(pr, true)) : json(404, errorBody('Not Found', this.docs));
     },
   },
   {
@@ -233,6 +243,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { contents: 'write' },
     write: true,
     docs: `${DOCS}/git/refs#create-a-reference`,
+    openapi: '/repos/{owner}/{repo}/git/refs',
     handle(github, request) {
       const { ref, sha } = (request.body ?? {}) as { ref?: unknown; sha?: unknown };
       const refused = refRefusal(github, request.repository, ref, sha, this.docs);
@@ -248,6 +259,7 @@ export const REST_ROUTES: RestRoute[] = [
     access: { contents: 'read' },
     write: false,
     docs: `${DOCS}/git/refs#get-a-reference`,
+    openapi: '/repos/{owner}/{repo}/git/ref/{ref}',
     handle(github, request) {
       const ref = `refs/${request.match[3]}`;
       return github.refShas.has(`${request.repository.toLowerCase()}:${ref}`)

@@ -166,3 +166,21 @@ export function restRef(api: string, repository: string, ref: string, sha: strin
     object: { type: 'commit', sha, url: `${api}/repos/${repository}/git/commits/${sha}` },
   };
 }
+
+/** A pull request as `GET /pulls/:n` gives it (`pull-request`: the list's fields and its counts). */
+export function restPullRequestFull(api: string, pr: PullRequest, now: number): Record<string, unknown> {
+  return {
+    ...restPullRequest(api, pr, now),
+    merged: false,
+    mergeable: null,
+    mergeable_state: 'unknown',
+    merged_by: null,
+    maintainer_can_modify: false,
+    comments: 0,
+    review_comments: 0,
+    commits: 1,
+    additions: 0,
+    deletions: 0,
+    changed_files: 0,
+  };
+}

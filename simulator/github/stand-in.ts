@@ -42,7 +42,7 @@ import { Counts, countLine, type GitHubCount } from './counts.js';
 import { REST_ROUTES } from './rest.js';
 import { prepare, run } from './graphql.js';
 import { contextKey, latestPerContext } from './statuses.js';
-import { restPullRequest, restRef } from './shapes.js';
+import { restPullRequest, restPullRequestFull, restRef } from './shapes.js';
 import type { Place, StandInState } from './state.js';
 
 export * from './model.js';
@@ -237,8 +237,9 @@ export class GitHubStandIn implements StandInState {
     this.viewer = BOT;
   }
 
-  restPullRequest(pr: PullRequest): Record<string, unknown> {
-    return restPullRequest(this.url, pr, this.now());
+  /** A pull request as REST lists it, or (`full`) as `GET /pulls/:n` gives it. */
+  restPullRequest(pr: PullRequest, full = false): Record<string, unknown> {
+    return (full ? restPullRequestFull : restPullRequest)(this.url, pr, this.now());
   }
 
   restRef(repository: string, ref: string): Record<string, unknown> {

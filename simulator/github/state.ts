@@ -30,6 +30,6 @@ export interface StandInState {
   touch(comment: Comment, now: number): void;
   openPullRequests(repository: string): PullRequest[];
   pullRequest(owner: string, repo: string, number: number): PullRequest | undefined;
-  restPullRequest(pr: PullRequest): Record<string, unknown>;
+  restPullRequest(pr: PullRequest, full?: boolean): Record<string, unknown>;
   restRef(repository: string, ref: string): Record<string, unknown>;
 }
