@@ -78,6 +78,20 @@ describe("the simulator's GitHub", () => {
     expect(w.sim.github.commentsOn(7)).toHaveLength(1);
     expect(page.text).toContain('<table>');
     expect(page.text).not.toContain('&lt;!--');
+    // What the gate cost GitHub, counted for the repository and shown on the page.
+    const [counted] = w.sim.github.counts('acme/app');
+    expect(counted).toMatchObject({
+      token: 'installation:github-actions[bot]',
+      restWrites: expect.any(Number),
+    });
+    const requests = w.sim.github.requests;
+    expect(counted.restWrites).toBe(
+      requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length,
+    );
+    expect(counted.restWrites).toBe(w.sim.github.statuses.length + 1);
+    expect(text).toContain(
+      `installation:github-actions[bot] ${counted.restReads} ${counted.restWrites} ${counted.graphqlRequests} ${counted.graphqlPoints} ${counted.refused}`,
+    );
 
     // GitHub's requests: logged without the token, kept by the stand-in, not the service's.
     const log = w.sim.log.lines.join('\n');
