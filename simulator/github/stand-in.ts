@@ -20,7 +20,6 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   BOT,
-  errorBody,
   json,
   type Comment,
   type GitHubAnswer,
@@ -29,21 +28,12 @@ import {
   type ReceivedDispatch,
 } from './model.js';
 import { githubSettings, type GitHubWorldSettings, type GitHubSettings } from './settings.js';
-import {
-  allowed,
-  badCredentials,
-  forbidden,
-  identify,
-  refusalMessage,
-  type Identity,
-} from './permissions.js';
-import { headers as limitHeaders, RateLimits } from './limits.js';
-import { Counts, countLine, type GitHubCount } from './counts.js';
-import { REST_ROUTES } from './rest.js';
-import { prepare, run } from './graphql.js';
+import { RateLimits } from './limits.js';
+import { Counts, type GitHubCount } from './counts.js';
 import { contextKey, latestPerContext } from './statuses.js';
 import { restPullRequest, restPullRequestFull, restRef } from './shapes.js';
-import type { Place, StandInState } from './state.js';
+import type { AnsweringState, Place } from './state.js';
+import { answerRequest } from './answer.js';
 
 export * from './model.js';
 export type { GitHubCount } from './counts.js';
@@ -52,7 +42,7 @@ export { DEFAULT_LIMITS, GITHUB_TOKEN_PERMISSIONS } from './settings.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export class GitHubStandIn implements StandInState {
+export class GitHubStandIn implements AnsweringState {
   comments: Comment[] = [];
   statuses: PostedStatus[] = [];
   dispatches: ReceivedDispatch[] = [];
@@ -81,15 +71,17 @@ export class GitHubStandIn implements StandInState {
   private nextId = 1000;
   private readonly places = new Map<number, Place>();
   private readonly commits = new Map<string, Set<string>>();
-  private readonly limits: RateLimits;
-  private readonly tally = new Counts();
+  /** The rate-limit windows (limits.ts). */
+  readonly rateLimits: RateLimits;
+  /** What reached GitHub, counted (counts.ts). */
+  readonly tally = new Counts();
   private server: Server | undefined;
 
   /** `url` is where the stand-in is reached (the simulator's `${url}/_github`); empty until started. */
   constructor(url = '', settings: GitHubWorldSettings = {}) {
     this.url = url;
     this.settings = githubSettings(settings);
-    this.limits = new RateLimits(() => this.settings.limits);
+    this.rateLimits = new RateLimits(() => this.settings.limits);
   }
 
   /** Changes the world's settings (those given; the others stay). */
@@ -214,7 +206,7 @@ export class GitHubStandIn implements StandInState {
 
   /** Starts every rate-limit window afresh (a test's next case, whatever the last one spent). */
   resetLimits(): void {
-    this.limits.reset();
+    this.rateLimits.reset();
   }
 
   /** Forgets everything received and every pull request; the failure knobs go back to none. */
@@ -228,7 +220,7 @@ export class GitHubStandIn implements StandInState {
     this.requests = [];
     this.places.clear();
     this.commits.clear();
-    this.limits.reset();
+    this.rateLimits.reset();
     this.tally.reset();
     this.failNextDispatches = 0;
     this.failStatusesWith = undefined;
@@ -246,109 +238,9 @@ export class GitHubStandIn implements StandInState {
     return restRef(this.url, repository, ref, this.refShas.get(`${repository.toLowerCase()}:${ref}`) ?? '');
   }
 
-  /** One request, `path` relative to the stand-in's address (`/repos/acme/app/statuses/<sha>`). */
+  /** One request, `path` relative to the stand-in's address (`/repos/acme/app/statuses/<sha>`): answer.ts. */
   answer(method: string, path: string, headers: IncomingHttpHeaders, raw: string): GitHubAnswer {
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      return json(400, errorBody('Problems parsing JSON'));
-    }
-    this.requests.push({
-      method,
-      path,
-      authorization: headers.authorization,
-      body: body as { body?: string },
-    });
-    if (this.failWith) return json(this.failWith, { message: 'Resource not accessible by integration' });
-    const [pathname, search = ''] = path.split('?');
-    const isStatus = /^\/repos\/[^/]+\/[^/]+\/(statuses\/|commits\/[^/]+\/statuses$)/.test(pathname);
-    if (isStatus && this.failStatusesWith)
-      return json(this.failStatusesWith, { message: 'Resource not accessible by integration' });
-    if (isStatus && method === 'POST') {
-      const next = this.nextStatusAnswers.shift();
-      if (next) return json(next.status, { message: next.message ?? 'Bad Gateway' }, next.headers);
-    }
-    const who = identify(headers.authorization, this.settings, this.viewer);
-    if (!who) return badCredentials();
-    if (pathname === '/graphql' && method === 'POST') return this.graphql(who, body);
-    const now = this.now();
-    for (const route of REST_ROUTES) {
-      const match = route.pattern.exec(pathname);
-      if (!match || route.method !== method) continue;
-      const repository = `${decodeURIComponent(match[1])}/${decodeURIComponent(match[2])}`;
-      const counted = (answer: GitHubAnswer): GitHubAnswer =>
-        this.count(repository, who, route.write ? 'rest-write' : 'rest-read', 0, answer);
-      const { budget, spent } = this.limits.spend(who, 'core', 1, now);
-      if (!spent) return counted(this.limits.primaryRefusal(who, budget));
-      const rate = limitHeaders(budget);
-      if (!allowed(who, route.access, repository, this.settings))
-        return counted(withHeaders(forbidden(who, route.access, route.docs), rate));
-      if (route.write) {
-        const write = this.limits.write(repository, now);
-        if (write.refused) return counted(this.limits.secondaryRefusal(write.retryAfter, budget));
-      }
-      const request = {
-        method,
-        repository,
-        match,
-        query: new URLSearchParams(search),
-        body,
-        headers,
-        now,
-        viewer: viewerOf(who),
-      };
-      return counted(withHeaders(route.handle(this, request), rate));
-    }
-    return json(404, errorBody('Not Found'));
-  }
-
-  private graphql(who: Identity, body: Record<string, unknown> | undefined): GitHubAnswer {
-    const now = this.now();
-    const repository = who.repository ?? this.settings.repository;
-    const prepared = prepare(body);
-    const points = prepared.ok ? prepared.cost.cost : 1;
-    const counted = (answer: GitHubAnswer): GitHubAnswer =>
-      this.count(repository, who, 'graphql', points, answer);
-    const { budget, spent } = this.limits.spend(who, 'graphql', points, now);
-    if (!spent) return counted(this.limits.graphqlPrimaryRefusal(who, budget));
-    const rate = limitHeaders(budget);
-    if (!prepared.ok) return counted(json(200, { errors: prepared.errors }, rate));
-    if (prepared.cost.mutation) {
-      const write = this.limits.write(repository, now);
-      if (write.refused) return counted(this.limits.secondaryRefusal(write.retryAfter, budget, true));
-    }
-    const result = run(prepared, {
-      viewer: who.login,
-      now,
-      statuses: this.statuses,
-      pullRequests: (name) => this.openPullRequests(name),
-      rateLimit: {
-        limit: budget.limit,
-        remaining: budget.remaining,
-        used: budget.used,
-        resetAt: new Date(budget.reset * 1000).toISOString(),
-      },
-      refusal: (permission, name) =>
-        allowed(who, { [permission]: 'read' }, name, this.settings) ? null : refusalMessage(who),
-    });
-    return counted(json(200, result, rate));
-  }
-
-  /** Counts a request; the answer goes on with the repository's counts for the log. */
-  private count(
-    repository: string,
-    who: Identity,
-    kind: 'rest-read' | 'rest-write' | 'graphql',
-    points: number,
-    answer: GitHubAnswer,
-  ): GitHubAnswer {
-    const refused = answer.status >= 400 || (answer.status === 200 && /^\{"errors":/.test(answer.body));
-    this.tally.add(repository, who.label, kind, points, refused);
-    const note = countLine(repository, this.tally.total(repository));
-    if (/secondary rate limit|rate limit (already )?exceeded/.test(answer.body))
-      this.log?.(`GitHub: a rate limit refused a request of ${who.label} (${answer.status}); ${note}`);
-    return { ...answer, note };
+    return answerRequest(this, method, path, headers, raw);
   }
 
   /** Serves the stand-in alone on 127.0.0.1 (a test without a simulator); `url` is then its address. */
@@ -377,13 +269,4 @@ export class GitHubStandIn implements StandInState {
     if (!server) return Promise.resolve();
     return new Promise((resolve) => server.close(() => resolve()));
   }
-}
-
-function withHeaders(answer: GitHubAnswer, headers: Record<string, string>): GitHubAnswer {
-  return { ...answer, headers: { ...headers, ...answer.headers } };
-}
-
-/** The account as REST names it. */
-function viewerOf(who: Identity): Comment['user'] {
-  return { login: who.login, type: who.kind === 'user' ? 'User' : 'Bot' };
 }

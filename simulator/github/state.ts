@@ -4,6 +4,8 @@
  */
 import type { Comment, PostedStatus, PullRequest, ReceivedDispatch } from './model.js';
 import type { GitHubSettings } from './settings.js';
+import type { RateLimits } from './limits.js';
+import type { Counts } from './counts.js';
 
 /** Where a comment belongs: one issue of one repository, and its times. */
 export interface Place {
@@ -32,4 +34,17 @@ export interface StandInState {
   pullRequest(owner: string, repo: string, number: number): PullRequest | undefined;
   restPullRequest(pr: PullRequest, full?: boolean): Record<string, unknown>;
   restRef(repository: string, ref: string): Record<string, unknown>;
+}
+
+/** What answering a request (answer.ts) reads and changes besides: the knobs, the limits, the counts. */
+export interface AnsweringState extends StandInState {
+  requests: Array<{ method: string; path: string; authorization?: string; body?: { body?: string } }>;
+  failWith: number | undefined;
+  failStatusesWith: number | undefined;
+  nextStatusAnswers: Array<{ status: number; headers?: Record<string, string>; message?: string }>;
+  viewer: Comment['user'];
+  readonly rateLimits: RateLimits;
+  readonly tally: Counts;
+  log: ((line: string) => void) | undefined;
+  now(): number;
 }
