@@ -11,10 +11,10 @@
  * Fail-safe rules kept here, whoever sets the states:
  * - every description ends with the marker of status-marker.ts (the service run, the GitHub run and
  *   attempt), never cut;
- * - before each batch (and once after the last) the commit's statuses are read back: a context that
- *   another service run posted from this same GitHub run and attempt (two matrix legs that share a
- *   context) ends in `error` naming `status-context`; another GitHub run's status is replaced, with a
- *   warning naming both;
+ * - before each batch (and once after the last) the commit's statuses are read back
+ *   (status-read-back.ts): a context that another service run posted from this same GitHub run and
+ *   attempt (two matrix legs that share a context) ends in `error` naming `status-context`; another
+ *   GitHub run's status is replaced, with a warning naming both;
  * - bounded: at most POST_BUDGET posts per step; the run's context and final states first; a
  *   context's first `pending` and its intermediate states are paced (PACE_*) and may be skipped, a
  *   final state never is while the budget lasts (each pending context keeps one post in reserve);
@@ -28,16 +28,14 @@ import type { ActionIO } from '../runner/io.js';
 import { gitHubApi, type Octokit } from './github-api.js';
 import { USER_AGENT } from '../runner/service-client.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
-import { describe, parseMarker, type StatusPoster } from './status-marker.js';
-import { commitStatuses } from './status-list.js';
+import { describe, type StatusPoster } from './status-marker.js';
+import { SharedStatusCheck } from './status-read-back.js';
 import { chooseBatch, POST_BUDGET, type StatusState } from './status-budget.js';
 import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
 import { stepClock } from '../text/clock.js';
 
 export type { StatusState } from './status-budget.js';
 
-/** Statuses read back per batch at most (pages of 100): GitHub keeps up to 1,000 per context. */
-const READ_BACK_PAGES = 10;
 const MAX_TARGET_URL = 2048;
 
 interface Status {
@@ -65,17 +63,18 @@ export class CommitStatuses {
   private targetUrl = '';
   private ending = false;
   private checkedAfterLast = false;
-  private readonly warnedRuns = new Set<string>();
-  private saidShared = false;
   private budgetSkipped = false;
   private batchWaiting = false;
+  private readonly shared: SharedStatusCheck;
 
   constructor(
     private readonly io: ActionIO,
     private readonly githubToken: string,
     private readonly poster: StatusPoster,
     private readonly env: Record<string, string | undefined> = process.env,
-  ) {}
+  ) {
+    this.shared = new SharedStatusCheck(io, poster);
+  }
 
   get commit(): string | undefined {
     return this.sha;
@@ -206,44 +205,13 @@ export class CommitStatuses {
     return chosen;
   }
 
-  /**
-   * The commit's statuses, newest first, for the contexts this step sets: another service run's
-   * status posted from this GitHub run and attempt means two steps share a context (`error`, which
-   * no later read changes); another GitHub run's is replaced, and said.
-   */
+  /** The shared-status check (status-read-back.ts): a context it finds shared ends in `error`. */
   private async readBack(): Promise<void> {
-    const { githubRunId, githubAttempt } = this.poster;
-    if (!githubRunId) return;
-    const github = await this.api();
-    const shared: string[] = [];
-    for await (const status of commitStatuses(github, this.sha!, READ_BACK_PAGES)) {
-      const want = this.wanted.get(status.context);
-      const other = parseMarker(status.description);
-      if (!want || !other || other.serviceRunId === this.poster.serviceRunId) continue;
-      if (other.githubRunId === githubRunId && other.githubAttempt === githubAttempt) {
-        if (!want.locked) shared.push(status.context);
-        this.lock(status.context, other.serviceRunId);
-      } else if (
-        other.githubRunId &&
-        other.githubRunId !== githubRunId &&
-        !this.warnedRuns.has(other.githubRunId)
-      ) {
-        this.warnedRuns.add(other.githubRunId);
-        this.io.warning(
-          `Commit status \`${status.context}\` on commit ${this.sha} was also posted by GitHub run ${other.githubRunId} ` +
-            `(service run ${other.serviceRunId}); this step's (GitHub run ${githubRunId}, service run ${this.poster.serviceRunId}) replaces it, ` +
-            'so the context shows whichever of the two runs posts last. Give each workflow its own `status-context` if both should show.',
-        );
-      }
-    }
-    if (shared.length > 0 && !this.saidShared) {
-      this.saidShared = true;
-      this.io.warning(
-        `Another step of this GitHub run (run ${githubRunId}, attempt ${githubAttempt}) posts the same commit statuses for another service run: ` +
-          `${shared.map((context) => `\`${context}\``).join(', ')} end in error. ` +
-          'Give each step its own `status-context` (for example with the matrix values in it).',
-      );
-    }
+    const found = await this.shared.check(await this.api(), this.sha!, (context) => {
+      const want = this.wanted.get(context);
+      return want ? (want.locked ? 'shared' : 'set') : undefined;
+    });
+    for (const { context, otherServiceRun } of found) this.lock(context, otherServiceRun);
   }
 
   private lock(context: string, otherRun: string): void {
