@@ -8,6 +8,8 @@
  * __tests__/e2e/runs-bundles.test.ts: a run that succeeds, and a cancelled step (SIGINT, which needs
  * a process of the step's own).
  */
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
+import { replaceStepClock } from '../../src/text/clock.js';
 import { IN_PROCESS, runStep } from '../../testkit/runner/in-process.js';
 import { apiRequests, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
@@ -44,7 +46,15 @@ beforeAll(async () => {
   ({ world, github } = fixture);
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => resetStatusesWorld(fixture));
+// The step clock of every gate here: writes a second apart and the settle window pass in no time.
+let clock: VirtualClock;
+let restoreClock: () => void;
+beforeEach(() => {
+  resetStatusesWorld(fixture);
+  clock = new VirtualClock();
+  restoreClock = replaceStepClock(clock);
+});
+afterEach(() => restoreClock());
 
 const env = (): Record<string, string> => mergeCommitEnv(fixture);
 
@@ -133,7 +143,8 @@ describe('commit statuses, one per remote job', () => {
 
   it('timeout-minutes reached: every pending status becomes error, saying so', async () => {
     world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
-    const run = await gate({ 'timeout-minutes': '0.01' });
+    // On the step clock: five minutes of 5 s polls, while e2e runs for a minute of real time.
+    const run = await gate({ 'timeout-minutes': '5', 'poll-interval-seconds': '5' });
     expect(run.outputs.outcome).toBe('timed-out');
     for (const context of ['svc/pipeline', 'svc/pipeline/e2e', 'svc/pipeline/report'])
       expect(lastSaid(context)).toEqual({

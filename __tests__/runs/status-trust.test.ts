@@ -10,6 +10,8 @@
  * commit, and the cases that need a process of the step's own (two legs at once; GitHub unreachable,
  * or failing, when the step is cancelled with SIGINT).
  */
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
+import { replaceStepClock } from '../../src/text/clock.js';
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
@@ -43,7 +45,15 @@ beforeAll(async () => {
   ({ world, github, head, release } = fixture);
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => resetStatusesWorld(fixture));
+// The step clock of every gate here: writes a second apart and the settle window pass in no time.
+let clock: VirtualClock;
+let restoreClock: () => void;
+beforeEach(() => {
+  resetStatusesWorld(fixture);
+  clock = new VirtualClock();
+  restoreClock = replaceStepClock(clock);
+});
+afterEach(() => restoreClock());
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => trustEnv(fixture, extra);
 

@@ -7,13 +7,7 @@ import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/
 import { eventCommit, isPullRequestEvent, pullRequestEvent, sameRepository } from '../github/event.js';
 import { followRun, setRunOutputs } from '../runs/follow.js';
 import { readRun } from '../runs/reading.js';
-import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
-import {
-  SETTLE_AFTER_VERDICT_MS,
-  startStatuses,
-  statusPrefix,
-  statusRules,
-} from '../runs/commit-statuses.js';
+import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
 import { withOutcome } from '../runs/outcome.js';
 import { RUN_OUTPUTS } from '../runs/run-outputs.js';
@@ -177,7 +171,7 @@ export const runWorkflow = defineCommand({
         if (read && statuses) {
           const reading = readRun(read, { onActionRequired: 'wait' });
           setRunOutputs(outputs, io, reading);
-          await statuses.leave(reading, signal.aborted ? STOP_ON_CANCEL_MS : SETTLE_AFTER_VERDICT_MS);
+          await statuses.leave(reading, { cancelled: signal.aborted });
         }
         io.info(
           `Not waiting for the run (wait: false). Follow it later with the wait-for-run command and run-id: ${dispatched.id}` +

@@ -31,25 +31,28 @@ export class SharedStatusCheck {
 
   /**
    * Reads `sha`'s statuses back; `known` says whether this step sets a context and whether it is
-   * already held as shared. Returns the contexts newly found shared, each once; warns of them (once
+   * already held as shared; `another` is asked before each page after the first (the step's budget of
+   * requests). Returns the contexts newly found shared, each once; warns of them (once
    * per step) and of each other GitHub run (once per run).
    */
   async check(
     github: { octokit: Octokit; owner: string; repo: string },
     sha: string,
     known: (context: string) => 'set' | 'shared' | undefined,
+    another: () => boolean = () => true,
   ): Promise<SharedContext[]> {
     const { githubRunId, githubAttempt } = this.poster;
     if (!githubRunId) return [];
     const found: SharedContext[] = [];
     const seen = new Set<string>();
-    for await (const status of commitStatuses(github, sha, READ_BACK_PAGES)) {
+    for await (const status of commitStatuses(github, sha, READ_BACK_PAGES, another)) {
       const held = known(status.context);
       const other = parseMarker(status.description);
       if (!held || !other || other.serviceRunId === this.poster.serviceRunId) continue;
       if (other.githubRunId === githubRunId && other.githubAttempt === githubAttempt) {
-        if (held === 'set' && !seen.has(status.context)) {
-          seen.add(status.context);
+        // GitHub's contexts ignore case: `Build` and `build` are one context.
+        if (held === 'set' && !seen.has(status.context.toLowerCase())) {
+          seen.add(status.context.toLowerCase());
           found.push({ context: status.context, otherServiceRun: other.serviceRunId });
         }
       } else if (

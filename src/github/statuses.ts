@@ -4,68 +4,78 @@
  * context and updated in place, and belongs to no check suite (a check run made with the job's token
  * joins whatever suite exists for that commit).
  *
- * What a context should say is `set` at any time; `flush` posts what changed since the last post, in
- * one batch, one request at a time; `settle` keeps posting, with back-off, until every context says
- * what it should or the time is up. Nothing is posted before the commit is known (`onCommit`).
+ * What a context should say is `set` at any time (status-ledger.ts keeps it, contexts compared
+ * ignoring case as GitHub compares them); `flush` posts what changed since the last post, in one
+ * batch; `settle` keeps posting, with back-off, until every context says what it should or its
+ * window is over. Nothing is posted before the commit is known (`onCommit`).
  *
  * Fail-safe rules kept here, whoever sets the states:
  * - every description ends with the marker of status-marker.ts (the service run, the GitHub run and
  *   attempt), never cut;
- * - before each batch (and once after the last) the commit's statuses are read back
- *   (status-read-back.ts): a context that another service run posted from this same GitHub run and
- *   attempt (two matrix legs that share a context) ends in `error` naming `status-context`; another
- *   GitHub run's status is replaced, with a warning naming both;
- * - bounded: at most POST_BUDGET posts per step; the run's context and final states first; a
- *   context's first `pending` and its intermediate states are paced (PACE_*) and may be skipped, a
- *   final state never is while the budget lasts (each pending context keeps one post in reserve);
- * - a failed post is retried with back-off (a rate limit is waited out as GitHub says); only a
- *   refusal (no `statuses: write`, a commit GitHub does not know) stops posting. One warning names
- *   whatever is left unset, and how to clear it.
+ * - before each batch (and once after the last) the commit's statuses are read back, once a batch,
+ *   not once a write (status-read-back.ts): a context that another service run posted from this same
+ *   GitHub run and attempt (two matrix legs that share a context) ends in `error` naming
+ *   `status-context`; another GitHub run's status is replaced, with a warning naming both;
+ * - within GitHub's limits (status-budget.ts): writes at least a second apart on the step clock,
+ *   final states included; reads and writes within one budget; the run's context and final states
+ *   first;
+ * - a failed request is retried with a back-off longer each time; a primary rate limit
+ *   (`x-ratelimit-remaining: 0`) is waited out until its reset, a secondary one as `retry-after`
+ *   says, else a minute and longer each time (status-trouble.ts); only a refusal (no
+ *   `statuses: write`, a commit GitHub does not know) stops posting;
+ * - on cancellation only the run's own context is posted; every context left unset is named in one
+ *   warning: one still `pending` with the commit and `sync-statuses`, which settles it, one never
+ *   posted as such (a re-run posts it).
  *
  * The gate's own result decides the step, never a status.
  */
 import type { ActionIO } from '../runner/io.js';
 import { gitHubApi, type Octokit } from './github-api.js';
 import { USER_AGENT } from '../runner/service-client.js';
+import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { describe, type StatusPoster } from './status-marker.js';
 import { SharedStatusCheck } from './status-read-back.js';
-import { chooseBatch, POST_BUDGET, type StatusState } from './status-budget.js';
+import { StatusLedger, type Status } from './status-ledger.js';
+import {
+  chooseBatch,
+  readFits,
+  REQUEST_BUDGET,
+  settleWindowMs,
+  WRITE_SPACING_MS,
+  type StatusState,
+} from './status-budget.js';
 import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
 import { stepClock } from '../text/clock.js';
 
 export type { StatusState } from './status-budget.js';
 
 const MAX_TARGET_URL = 2048;
+/** Contexts named in the warning at most. */
+const NAMED = 20;
 
-interface Status {
-  state: StatusState;
-  description: string;
-}
-
-interface Wanted extends Status {
-  /** The run's own context: posted before any job's. */
-  primary: boolean;
-  /** Set by the read-back (a shared context): no later `set` changes it. */
-  locked: boolean;
-}
+/** How the step ends its statuses: `verdict` posts every one; `cancelled` only the run's own. */
+type Ending = 'following' | 'verdict' | 'cancelled';
 
 export class CommitStatuses {
-  private readonly wanted = new Map<string, Wanted>();
-  private readonly posted = new Map<string, Status>();
-  private readonly postTimes: number[] = [];
+  private readonly ledger = new StatusLedger();
+  private readonly shared: SharedStatusCheck;
+  /** Writes of the last minute (step clock), for the pace of first and intermediate posts. */
+  private readonly writeTimes: number[] = [];
+  /** Requests made (reads and writes), against REQUEST_BUDGET. */
   private spent = 0;
   private failures = 0;
   private trouble: Trouble | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private batchWaiting = false;
   private github: ReturnType<typeof gitHubApi> | undefined;
   private sha: string | undefined;
   private targetUrl = '';
-  private ending = false;
+  private ending: Ending = 'following';
+  /** The end of the settle window (step clock); no write starts after it. */
+  private deadline = Infinity;
   private checkedAfterLast = false;
   private budgetSkipped = false;
-  private batchWaiting = false;
-  private readonly shared: SharedStatusCheck;
 
   constructor(
     private readonly io: ActionIO,
@@ -92,24 +102,18 @@ export class CommitStatuses {
 
   /** What `context` should say (`words` in the action's own words; the marker is added). */
   set(context: string, state: StatusState, words: string, primary = false): void {
-    if (this.wanted.get(context)?.locked) return;
     // Redacted before it is cut: GitHub keeps a status, and nothing masks it there.
-    this.wanted.set(context, {
-      state,
-      description: describe(this.io.redact(words), this.poster),
-      primary,
-      locked: false,
-    });
+    this.ledger.set(context, { state, description: describe(this.io.redact(words), this.poster) }, primary);
   }
 
   /** The contexts whose wanted state is still pending. */
   pending(): string[] {
-    return [...this.wanted].filter(([, status]) => status.state === 'pending').map(([context]) => context);
+    return this.ledger.pending();
   }
 
   /** What was posted, by context, in the order first posted. */
   postedStatuses(): Array<{ context: string } & Status> {
-    return [...this.posted].map(([context, status]) => ({ context, ...status }));
+    return this.ledger.postedStatuses();
   }
 
   /**
@@ -128,16 +132,23 @@ export class CommitStatuses {
 
   /**
    * The step's last word: keeps posting (retrying with back-off, waiting out a rate limit) until
-   * every context says what it should, or `withinMs` has passed; one warning names what is left.
+   * every context says what it should or the window is over: at least a second per context owed,
+   * never under SETTLE_MIN_MS, at most SETTLE_CAP_MS; on cancellation STOP_ON_CANCEL_MS, and only
+   * the run's own context. One warning names what is left.
    */
-  async settle(withinMs: number): Promise<void> {
-    const deadline = stepClock().now() + withinMs;
-    this.ending = true;
+  async settle(options: { cancelled: boolean }): Promise<void> {
+    this.ending = options.cancelled ? 'cancelled' : 'verdict';
+    const withinMs = options.cancelled ? STOP_ON_CANCEL_MS : settleWindowMs(this.ledger.owed().length);
+    this.deadline = stepClock().now() + withinMs;
     for (;;) {
       await this.flush().catch(() => undefined);
-      if (!this.sha || this.trouble?.final || (this.unposted().length === 0 && this.checkedAfterLast)) break;
-      const wait = Math.max(50, (this.trouble?.retryAt ?? 0) - stepClock().now());
-      if (stepClock().now() + wait >= deadline) break;
+      if (!this.sha || this.trouble?.final || (this.owed().length === 0 && this.checkedAfterLast)) break;
+      const wait = Math.max(
+        50,
+        (this.trouble?.retryAt ?? 0) - stepClock().now(),
+        this.nextWriteAt() - stepClock().now(),
+      );
+      if (stepClock().now() + wait >= this.deadline) break;
       await stepClock().sleep(wait);
     }
     this.warnUnset();
@@ -147,16 +158,17 @@ export class CommitStatuses {
     if (this.github) (await this.github.catch(() => undefined))?.dispose();
   }
 
-  /** Contexts whose wanted state is not what was last posted. */
-  private unposted(): string[] {
-    return [...this.wanted]
-      .filter(([context, want]) => !same(this.posted.get(context), want))
-      .map(([c]) => c);
+  /** What is owed now: on cancellation only the run's own context is. */
+  private owed() {
+    const owed = this.ledger.owed();
+    return this.ending === 'cancelled' ? owed.filter((change) => change.primary) : owed;
   }
 
   private async postBatch(): Promise<void> {
     if (!this.sha || this.trouble?.final) return;
     if (this.trouble && stepClock().now() < this.trouble.retryAt) return;
+    // No read-back for a batch whose first write could not start within the window.
+    if (this.nextWriteAt() > this.deadline) return;
     try {
       let batch = this.batch();
       if (batch.length > 0) {
@@ -165,18 +177,19 @@ export class CommitStatuses {
       }
       let count = 0;
       for (const context of batch) {
-        const status = this.wanted.get(context)!;
-        this.spent++;
+        // Cancelled while this batch was under way: the run's own context goes next, nothing else.
+        if (this.ending === 'cancelled' && !this.owed().some((change) => change.context === context)) break;
+        if (!(await this.awaitWriteSlot())) break;
+        const status = this.ledger.wantedOf(context)!;
         await this.post(context, status);
-        this.postTimes.push(stepClock().now());
-        this.posted.set(context, { state: status.state, description: status.description });
+        this.ledger.markPosted(context, status);
         count++;
       }
       this.failures = 0;
       this.trouble = undefined;
       if (count > 0) this.io.info(`Commit statuses: posted ${count} on commit ${this.sha}.`);
       // Legs of a matrix start together: once everything is posted, look once more.
-      if (this.ending && !this.checkedAfterLast && this.unposted().length === 0) {
+      if (this.ending !== 'following' && !this.checkedAfterLast && this.owed().length === 0) {
         this.checkedAfterLast = true;
         await this.readBack();
       }
@@ -185,47 +198,58 @@ export class CommitStatuses {
     }
   }
 
+  /**
+   * Waits until a second has passed since the last write (step clock), and counts the write;
+   * false when that is past the settle window, or the budget is spent.
+   */
+  private async awaitWriteSlot(): Promise<boolean> {
+    const at = this.nextWriteAt();
+    if (at > this.deadline || this.spent >= REQUEST_BUDGET) return false;
+    if (at > stepClock().now()) await stepClock().sleep(at - stepClock().now());
+    this.spent++;
+    this.writeTimes.push(stepClock().now());
+    return true;
+  }
+
+  /** The earliest time (step clock) the next write may start: a second after the last one. */
+  private nextWriteAt(): number {
+    const last = this.writeTimes.at(-1);
+    return last === undefined ? stepClock().now() : Math.max(stepClock().now(), last + WRITE_SPACING_MS);
+  }
+
   /** What to post now, in order (status-budget.ts decides). */
   private batch(): string[] {
     const now = stepClock().now();
-    while (this.postTimes.length > 0 && this.postTimes[0] <= now - MINUTE_MS) this.postTimes.shift();
-    const { chosen, budgetSkipped } = chooseBatch(
-      this.unposted().map((context) => {
-        const want = this.wanted.get(context)!;
-        return { context, primary: want.primary, state: want.state, last: this.posted.get(context)?.state };
-      }),
-      {
-        spent: this.spent,
-        pendingPosted: [...this.posted.values()].filter((status) => status.state === 'pending').length,
-        lastMinute: this.postTimes.length,
-        ending: this.ending,
-      },
-    );
+    while (this.writeTimes.length > 0 && this.writeTimes[0] <= now - MINUTE_MS) this.writeTimes.shift();
+    const { chosen, budgetSkipped } = chooseBatch(this.owed(), {
+      spent: this.spent,
+      pendingPosted: this.ledger.pendingPosted(),
+      lastMinute: this.writeTimes.length,
+      ending: this.ending !== 'following',
+    });
     if (budgetSkipped) this.budgetSkipped = true;
     return chosen;
   }
 
-  /** The shared-status check (status-read-back.ts): a context it finds shared ends in `error`. */
+  /** The shared-status check (status-read-back.ts), each page counted: a context it finds shared ends in `error`. */
   private async readBack(): Promise<void> {
-    const found = await this.shared.check(await this.api(), this.sha!, (context) => {
-      const want = this.wanted.get(context);
-      return want ? (want.locked ? 'shared' : 'set') : undefined;
-    });
-    for (const { context, otherServiceRun } of found) this.lock(context, otherServiceRun);
-  }
-
-  private lock(context: string, otherRun: string): void {
-    const want = this.wanted.get(context)!;
-    if (want.locked) return;
-    this.wanted.set(context, {
-      state: 'error',
-      description: describe(
-        `Shared with service run ${otherRun.slice(0, 8)} of this GitHub run: set status-context per step`,
-        this.poster,
-      ),
-      primary: want.primary,
-      locked: true,
-    });
+    if (!this.poster.githubRunId || !readFits(this.spent, this.ledger.pendingPosted())) return;
+    this.spent++;
+    const another = () => readFits(this.spent, this.ledger.pendingPosted()) && ++this.spent > 0;
+    const found = await this.shared.check(
+      await this.api(),
+      this.sha!,
+      (context) => this.ledger.known(context),
+      another,
+    );
+    for (const { context, otherServiceRun } of found)
+      this.ledger.lock(context, {
+        state: 'error',
+        description: describe(
+          `Shared with service run ${otherServiceRun.slice(0, 8)} of this GitHub run: set status-context per step`,
+          this.poster,
+        ),
+      });
   }
 
   private failed(error: unknown): void {
@@ -243,23 +267,31 @@ export class CommitStatuses {
   /** The one warning for what is left unset when the step ends. */
   private warnUnset(): void {
     if (!this.sha || this.trouble?.final) return;
-    const left = this.unposted();
+    const left = this.ledger.owed();
     if (left.length === 0) return;
     const why = this.trouble
       ? this.trouble.words
-      : this.budgetSkipped
-        ? `this step's budget of ${POST_BUDGET} status posts is spent`
-        : 'the step ended first';
-    const shown = left.slice(0, 20).map((context) => {
-      const posted = this.posted.get(context);
-      return `\`${context}\` (${posted ? `still ${posted.state}` : 'never posted'})`;
+      : this.ending === 'cancelled'
+        ? "the step was cancelled: only the run's own context is posted then"
+        : this.budgetSkipped
+          ? `this step's budget of ${REQUEST_BUDGET} requests to GitHub is spent`
+          : 'the time to post them ran out';
+    const shown = left.slice(0, NAMED).map(({ context, last }) => {
+      const said =
+        last === undefined
+          ? 'never posted: a re-run posts it'
+          : last === 'pending'
+            ? 'left pending'
+            : `still ${last}`;
+      return `\`${context}\` (${said})`;
     });
     // sync-statuses settles a context left pending (it finds it by its marker); one never posted it cannot find.
-    const stillPending = left.some((context) => this.posted.get(context)?.state === 'pending');
+    const stillPending = left.some(({ last }) => last === 'pending');
     this.io.warning(
-      `Commit statuses left unset on commit ${this.sha}: ${shown.join(', ')}${left.length > 20 ? `, … and ${left.length - 20} more` : ''}: ${why}. ` +
-        'A re-run of this job posts them again' +
-        (stillPending ? `; sync-statuses with \`commit: ${this.sha}\` settles those still pending.` : '.'),
+      `Commit statuses left unset on commit ${this.sha}: ${shown.join(', ')}${left.length > NAMED ? `, … and ${left.length - NAMED} more` : ''}: ${why}. ` +
+        (stillPending
+          ? `sync-statuses settles those left pending (on its schedule, or with \`commit: ${this.sha}\`); a re-run of this job posts them all again.`
+          : 'A re-run of this job posts them again.'),
     );
   }
 
@@ -284,8 +316,4 @@ export class CommitStatuses {
       request: { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
     });
   }
-}
-
-function same(a: Status | undefined, b: Status): boolean {
-  return a !== undefined && a.state === b.state && a.description === b.description;
 }

@@ -9,7 +9,9 @@
  * sets no state at all. Each state is in this action's own words, never the service's free-form
  * text; a skipped job is `failure` naming the job it needed, since a gate must not let a required
  * job pass by being skipped. When the step ends, the run's context carries the step's verdict and
- * every job context still pending becomes `error` saying why, so none stays pending for ever.
+ * every job context still pending becomes `error` saying why; what cannot be posted within GitHub's
+ * limits in time, or anything but the run's context once the step is cancelled, is left as it is,
+ * named in a warning: a context left `pending` is settled by sync-statuses.
  */
 import { CommitStatuses, type StatusState } from '../github/statuses.js';
 import { posterOf } from '../github/status-marker.js';
@@ -35,9 +37,6 @@ export function statusRules(values: { 'commit-statuses'?: boolean; 'github-token
 /** What a status left pending by a `wait: false` dispatch says after its own words. */
 export const LEFT_FOR_SYNC = '; sync-statuses settles it';
 
-/** How long the statuses may still be posted after the verdict (retries, a rate limit). */
-export const SETTLE_AFTER_VERDICT_MS = 60_000;
-
 /** The statuses of the followed run `serviceRunId`, posted with `githubToken`. */
 export function startStatuses(
   io: ActionIO,
@@ -49,9 +48,9 @@ export function startStatuses(
 }
 
 export class RunStatuses {
-  /** Job context → the key it stands for, in the order first seen (at most MAX_JOB_STATUSES). */
+  /** Job context (in lower case, as GitHub compares it) → the key it stands for, in the order first seen (at most MAX_JOB_STATUSES). */
   private readonly contexts = new Map<string, string>();
-  /** Contexts two jobs of the run map to: `error` for good, whatever a later read lists. */
+  /** Contexts (in lower case) two jobs of the run map to: `error` for good, whatever a later read lists. */
   private readonly ambiguous = new Map<string, string>();
   private saidTooMany = false;
   private saidNoCommit = false;
@@ -73,12 +72,14 @@ export class RunStatuses {
   /**
    * The step's verdict: the run's context says it (`success` only for a verdict of success on a
    * reading of the run's own commit), each job context still pending becomes `error` saying why
-   * following stopped; then the posts are retried until they are through or the time is up.
+   * following stopped; then the posts are retried until they are through or the time is up. A
+   * cancelled step (`cancelled`: its few seconds before SIGTERM) posts the run's context only and
+   * leaves the job contexts as they are, for sync-statuses.
    */
   async end(
     outcome: Outcome,
     reading: Reading | undefined,
-    settings: { withinMs: number; listedJobsOnly: boolean; why?: string },
+    settings: { cancelled: boolean; listedJobsOnly: boolean; why?: string },
   ): Promise<void> {
     if (reading && !this.abandoned) {
       this.apply(reading);
@@ -86,11 +87,12 @@ export class RunStatuses {
         const [state, words] = verdictState(outcome, reading, settings);
         this.statuses.set(this.prefix, state, words, true);
         const stopped = notFollowed(outcome, settings.why);
-        for (const context of this.statuses.pending()) this.statuses.set(context, 'error', stopped);
+        if (!settings.cancelled)
+          for (const context of this.statuses.pending()) this.statuses.set(context, 'error', stopped);
       }
     }
     if (!this.statuses.commit && reading) this.sayNoCommit(reading);
-    await this.statuses.settle(settings.withinMs);
+    await this.statuses.settle({ cancelled: settings.cancelled });
     await this.statuses.dispose();
   }
 
@@ -98,11 +100,11 @@ export class RunStatuses {
    * `wait: false`: one reading's states are posted and left for `sync-statuses`, whose words they
    * carry: the run's context pending, and no `success` from a step that gives no verdict.
    */
-  async leave(reading: Reading, withinMs: number): Promise<void> {
+  async leave(reading: Reading, settings: { cancelled: boolean }): Promise<void> {
     if (this.apply(reading, LEFT_FOR_SYNC) && this.statuses.commit)
       this.statuses.set(this.prefix, 'pending', `Dispatched${LEFT_FOR_SYNC}`, true);
     else this.sayNoCommit(reading);
-    await this.statuses.settle(withinMs);
+    await this.statuses.settle(settings);
     await this.statuses.dispose();
   }
 
@@ -127,9 +129,11 @@ export class RunStatuses {
     this.statuses.set(this.prefix, ...(STATES[reading.run.status] ?? UNKNOWN), true);
     const byKey = new Map(reading.run.jobs.map((job) => [job.key, job]));
     for (const [context, { job, ambiguous }] of jobContexts(this.prefix, reading.followed)) {
-      if (ambiguous && !this.ambiguous.has(context)) this.ambiguous.set(context, ambiguous);
-      if (!this.hasStatus(context, job.key, reading.followed.length)) continue;
-      const said = this.ambiguous.get(context);
+      // As GitHub compares contexts: one whatever its case, from one reading to the next.
+      const key = context.toLowerCase();
+      if (ambiguous && !this.ambiguous.has(key)) this.ambiguous.set(key, ambiguous);
+      if (!this.hasStatus(key, job.key, reading.followed.length)) continue;
+      const said = this.ambiguous.get(key);
       if (said) this.statuses.set(context, 'error', `Ambiguous: ${said}`);
       else {
         const [state, words] = jobState(job, byKey);

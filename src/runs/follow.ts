@@ -22,8 +22,7 @@ import { RunFailure, type Outcome } from './outcome.js';
 import { JOB_OUTPUTS_BOUND, type FollowOutput } from './run-outputs.js';
 import type { OutputWriter } from '../runner/outputs.js';
 import type { ServiceContext } from '../runner/service-context.js';
-import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
-import { SETTLE_AFTER_VERDICT_MS, type RunStatuses } from './commit-statuses.js';
+import type { RunStatuses } from './commit-statuses.js';
 import { stepClock } from '../text/clock.js';
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
@@ -56,7 +55,6 @@ export async function followRun(
   // The one judgement of each read (reading.ts): the poll, the statuses, the outputs and the
   // verdict all take it, none judges the run again.
   let last: Reading | undefined;
-  const settleWithin = () => (signal?.aborted ? STOP_ON_CANCEL_MS : SETTLE_AFTER_VERDICT_MS);
   const listedJobsOnly = followed.jobs !== undefined;
   let outcome: PollOutcome<Reading>;
   try {
@@ -108,7 +106,7 @@ export async function followRun(
   } catch (error) {
     // The run could not be read to its end: what this step posted is not left pending.
     await statuses?.end('failure', last, {
-      withinMs: settleWithin(),
+      cancelled: signal?.aborted === true,
       listedJobsOnly,
       why: 'the run could not be read',
     });
@@ -119,7 +117,7 @@ export async function followRun(
   if (!runUrl) outputs.set('run-url', '');
   const link = runUrl ? ` ${runUrl}` : '';
   const verdict = judge(outcome, followed, last, runUrl);
-  await statuses?.end(verdict.outcome, last, { withinMs: settleWithin(), listedJobsOnly });
+  await statuses?.end(verdict.outcome, last, { cancelled: signal?.aborted === true, listedJobsOnly });
   await io.appendSummary(
     renderRunSummary(
       {

@@ -24,7 +24,7 @@ const HASH_DIGITS = 12;
  * `<prefix>/<key>`: a key of letters, digits, `_`, `.` and `-` as it is; any other key (the
  * workflow file's author chose it) with those characters only, then `~` and a hash of the key.
  * A plain key has no `~`, so only two hashed keys can meet: jobContexts finds them (and a key
- * listed twice).
+ * listed twice, and two keys that differ only in case).
  */
 function jobContext(prefix: string, key: string): string {
   const plain = key.replace(/[^\w.-]/g, '-');
@@ -35,8 +35,9 @@ function jobContext(prefix: string, key: string): string {
 }
 
 /**
- * The context of each of `jobs`, in the order first seen, with the job it stands for and, when two
- * jobs of the run meet there (a key listed twice, two keys flattened or hashed alike), why it is
+ * The context of each of `jobs`, in the order first seen (in the spelling first seen), with the job
+ * it stands for and, when two jobs of the run meet there (a key listed twice, two keys flattened or
+ * hashed alike, two keys that differ only in case: GitHub's contexts ignore case), why it is
  * ambiguous: such a context says `error`, never what the last job listed says.
  */
 export function jobContexts(
@@ -44,8 +45,12 @@ export function jobContexts(
   jobs: readonly WorkflowJob[],
 ): Map<string, { job: WorkflowJob; ambiguous?: string }> {
   const contexts = new Map<string, { job: WorkflowJob; ambiguous?: string }>();
+  /** Each context as GitHub compares it → the spelling first seen. */
+  const spelling = new Map<string, string>();
   for (const job of jobs) {
-    const context = jobContext(prefix, job.key);
+    const own = jobContext(prefix, job.key);
+    const context = spelling.get(own.toLowerCase()) ?? own;
+    spelling.set(own.toLowerCase(), context);
     const first = contexts.get(context);
     if (!first) contexts.set(context, { job });
     else
