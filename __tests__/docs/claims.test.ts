@@ -76,6 +76,7 @@ describe("the README's Troubleshooting table", () => {
   const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
   const sources = [
     'src/github/statuses.ts',
+    'src/github/status-ledger.ts',
     'src/runs/commit-statuses.ts',
     'src/runs/dry-run.ts',
     'src/runs/report/dispatch-failures.ts',

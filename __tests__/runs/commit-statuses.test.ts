@@ -67,6 +67,20 @@ const sequences = (): Record<string, string[]> => statusSequences(github);
 
 const last = (context: string) => lastStatus(github, context);
 
+/** The step clock's time of each status write GitHub receives from now on (this test's). */
+function writeTimes(): number[] {
+  const times: number[] = [];
+  const answer = github.answer.bind(github);
+  github.answer = (method, path, ...rest) => {
+    if (method === 'POST' && /\/statuses\//.test(path)) times.push(clock.now());
+    return answer(method, path, ...rest);
+  };
+  restoreAnswer = () => (github.answer = answer);
+  return times;
+}
+let restoreAnswer = (): void => undefined;
+afterEach(() => restoreAnswer());
+
 /** The last status of `context`, its description as words. */
 const lastSaid = (context: string) => {
   const status = last(context);
@@ -91,8 +105,17 @@ describe('commit statuses, one per remote job', () => {
     const jobs = Object.fromEntries(Array.from({ length: 105 }, (_, i) => [`job_${i}`, {}]));
     // On a branch of its own: main, which the other cases dispatch, stays the pull request's head.
     world.repo.commit({ 'many.yml': workflow('Many', jobs) }, 'Many jobs', 'many');
+    const times = writeTimes();
     const run = await gate({ workflow: 'many.yml', 'git-ref': 'many' });
     expect(run.exitCode).toBe(0);
+    // Within GitHub's limits, on the step clock: never two writes within a second, final states
+    // included, so at most 60 in any minute; the step's requests within its budget of 300.
+    expect(times.length).toBeGreaterThanOrEqual(61);
+    expect(Math.min(...times.slice(1).map((at, i) => at - times[i]))).toBeGreaterThanOrEqual(1_000);
+    expect(
+      Math.max(...times.map((start) => times.filter((at) => at >= start && at < start + 60_000).length)),
+    ).toBeLessThanOrEqual(60);
+    expect(github.requests.length).toBeLessThanOrEqual(300);
     const contexts = Object.keys(sequences());
     expect(contexts).toHaveLength(61);
     expect(contexts).toContain('svc/many');

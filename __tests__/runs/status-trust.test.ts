@@ -210,6 +210,23 @@ describe('2. one context, one job', () => {
   });
 });
 
+describe('2. contexts compared as GitHub compares them, ignoring case', () => {
+  it('job keys build and Build: one ambiguous context, error, never what the last job listed says', async () => {
+    world.repo.commit(
+      { 'cased.yml': workflow('Cased', { build: {}, Build: {} }) },
+      'Keys that differ in case',
+      'cased',
+    );
+    const run = await gate({ workflow: 'cased.yml', 'git-ref': 'cased' });
+    expect(run.exitCode).toBe(0);
+    const contexts = [...new Set(github.statuses.map((status) => status.context))];
+    expect(contexts).toEqual(['svc/cased', 'svc/cased/build']);
+    const build = github.statuses.filter((status) => status.context === 'svc/cased/build').at(-1);
+    expect(build?.state).toBe('error');
+    expect(words(build)).toBe('Ambiguous: jobs build and Build share it');
+  });
+});
+
 describe('3. two steps, one context', () => {
   /** A status another step posted on the head commit. */
   const seed = (context: string, state: string, githubRun: string, attempt: string) =>
@@ -292,11 +309,28 @@ describe('4. never left pending; rate limits and unreachable told as such', () =
     expect(run.exitCode).toBe(0);
     expect(run.stdout).not.toContain('statuses: write');
     expect(run.stdout).toContain(
-      "Commit statuses: GitHub's rate limit (403) was reached; trying again in 1 s.",
+      "Commit statuses: GitHub's secondary rate limit (403) was reached; trying again in 1 s.",
     );
     expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
     expect(warnings(run)).toEqual([]);
   });
+});
+
+describe("4. GitHub's answers: words, never an unexpected error, and the gate's result as it would be", () => {
+  it.each([401, 403, 404, 422, 429, 500, 502])(
+    'every request to GitHub answered %i: statuses and the comment each say so; the step passes',
+    async (status) => {
+      github.failWith = status;
+      const run = await gate({ comment: 'true' }).finally(() => (github.failWith = undefined));
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).not.toContain('Unexpected error');
+      expect(run.errors).toEqual([]);
+      expect(warnings(run)).toContainEqual(
+        expect.stringMatching(/^Could not post the pull request comment: /),
+      );
+      expect(run.stdout).not.toContain('Resource not accessible by integration');
+    },
+  );
 });
 
 describe('5. bounded', () => {

@@ -20,6 +20,8 @@ import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { gitHubApi, tokenLogin } from './github-api.js';
 import { USER_AGENT } from '../runner/service-client.js';
 import { renderComment, type CommentReport } from './comment-body.js';
+import { troubleOf } from './status-trouble.js';
+import { stepClock } from '../text/clock.js';
 
 /** `comment: true` and the token to post the comment with. */
 interface CommentSettings {
@@ -117,13 +119,20 @@ export async function commentOnPullRequest(
       io.info(`Commented on pull request #${number}: ${created.data.html_url}`);
     }
   } catch (error) {
+    // One attempt: the comment is told, never retried, and never the step's result.
+    const { words, final } = troubleOf(error, stepClock().now(), 1, env.GITHUB_API_URL, {
+      permission: 'pull-requests: write',
+      refused: 'GitHub refused the comment (422).',
+    });
     const status = (error as { status?: unknown }).status;
     const hint =
-      status === 403 || status === 404
-        ? ' Give the token `pull-requests: write` (in `permissions:`); pull requests from forks get a read-only token.'
-        : '';
-    const reason = oneLine(error instanceof Error ? error.message : String(error), 300);
-    io.warning(`Could not post the pull request comment: ${reason}.${hint}`);
+      final && (status === 403 || status === 404)
+        ? ' Pull requests from forks get a read-only token.'
+        : final
+          ? ''
+          : ' The next run of this step updates the comment.';
+    const said = words.replace(/ The gate's own result decides the step\.$/, '').replace(/\.$/, '');
+    io.warning(`Could not post the pull request comment: ${said}.${hint}`);
   } finally {
     dispose();
   }

@@ -23,9 +23,8 @@
  *   (`x-ratelimit-remaining: 0`) is waited out until its reset, a secondary one as `retry-after`
  *   says, else a minute and longer each time (status-trouble.ts); only a refusal (no
  *   `statuses: write`, a commit GitHub does not know) stops posting;
- * - on cancellation only the run's own context is posted; every context left unset is named in one
- *   warning: one still `pending` with the commit and `sync-statuses`, which settles it, one never
- *   posted as such (a re-run posts it).
+ * - on cancellation only the run's own context is posted; one warning names every context left
+ *   unset (status-ledger.ts words it).
  *
  * The gate's own result decides the step, never a status.
  */
@@ -36,7 +35,7 @@ import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { describe, type StatusPoster } from './status-marker.js';
 import { SharedStatusCheck } from './status-read-back.js';
-import { StatusLedger, type Status } from './status-ledger.js';
+import { leftUnsetWarning, StatusLedger, type Status } from './status-ledger.js';
 import {
   chooseBatch,
   readFits,
@@ -51,8 +50,6 @@ import { stepClock } from '../text/clock.js';
 export type { StatusState } from './status-budget.js';
 
 const MAX_TARGET_URL = 2048;
-/** Contexts named in the warning at most. */
-const NAMED = 20;
 
 /** How the step ends its statuses: `verdict` posts every one; `cancelled` only the run's own. */
 type Ending = 'following' | 'verdict' | 'cancelled';
@@ -60,7 +57,7 @@ type Ending = 'following' | 'verdict' | 'cancelled';
 export class CommitStatuses {
   private readonly ledger = new StatusLedger();
   private readonly shared: SharedStatusCheck;
-  /** Writes of the last minute (step clock), for the pace of first and intermediate posts. */
+  /** When each write of the last minute was answered (step clock): the spacing and the pace. */
   private readonly writeTimes: number[] = [];
   /** Requests made (reads and writes), against REQUEST_BUDGET. */
   private spent = 0;
@@ -181,7 +178,8 @@ export class CommitStatuses {
         if (this.ending === 'cancelled' && !this.owed().some((change) => change.context === context)) break;
         if (!(await this.awaitWriteSlot())) break;
         const status = this.ledger.wantedOf(context)!;
-        await this.post(context, status);
+        // Timed from its answer: the next write then reaches GitHub at least a second after this one.
+        await this.post(context, status).finally(() => this.writeTimes.push(stepClock().now()));
         this.ledger.markPosted(context, status);
         count++;
       }
@@ -199,7 +197,7 @@ export class CommitStatuses {
   }
 
   /**
-   * Waits until a second has passed since the last write (step clock), and counts the write;
+   * Waits until a second has passed since the last write was answered (step clock), and counts the write;
    * false when that is past the settle window, or the budget is spent.
    */
   private async awaitWriteSlot(): Promise<boolean> {
@@ -207,11 +205,10 @@ export class CommitStatuses {
     if (at > this.deadline || this.spent >= REQUEST_BUDGET) return false;
     if (at > stepClock().now()) await stepClock().sleep(at - stepClock().now());
     this.spent++;
-    this.writeTimes.push(stepClock().now());
     return true;
   }
 
-  /** The earliest time (step clock) the next write may start: a second after the last one. */
+  /** The earliest time (step clock) the next write may start: a second after the last one's answer. */
   private nextWriteAt(): number {
     const last = this.writeTimes.at(-1);
     return last === undefined ? stepClock().now() : Math.max(stepClock().now(), last + WRITE_SPACING_MS);
@@ -276,23 +273,7 @@ export class CommitStatuses {
         : this.budgetSkipped
           ? `this step's budget of ${REQUEST_BUDGET} requests to GitHub is spent`
           : 'the time to post them ran out';
-    const shown = left.slice(0, NAMED).map(({ context, last }) => {
-      const said =
-        last === undefined
-          ? 'never posted: a re-run posts it'
-          : last === 'pending'
-            ? 'left pending'
-            : `still ${last}`;
-      return `\`${context}\` (${said})`;
-    });
-    // sync-statuses settles a context left pending (it finds it by its marker); one never posted it cannot find.
-    const stillPending = left.some(({ last }) => last === 'pending');
-    this.io.warning(
-      `Commit statuses left unset on commit ${this.sha}: ${shown.join(', ')}${left.length > NAMED ? `, … and ${left.length - NAMED} more` : ''}: ${why}. ` +
-        (stillPending
-          ? `sync-statuses settles those left pending (on its schedule, or with \`commit: ${this.sha}\`); a re-run of this job posts them all again.`
-          : 'A re-run of this job posts them again.'),
-    );
+    this.io.warning(leftUnsetWarning(this.sha, left, why));
   }
 
   private async api(): Promise<{ octokit: Octokit; owner: string; repo: string }> {

@@ -20,8 +20,10 @@ const commitStatuses = {
   description:
     '`true`: post a GitHub commit status for the run (`svc/<workflow>`) and one for each job it follows ' +
     '(`svc/<workflow>/<job key>`, at most 60) on the commit the run is of (its `gitCommitHash`, never another commit), ' +
-    "so a ruleset can require a remote job. A status says `success` only when the step's verdict on that commit does, " +
-    'and none is left `pending` when the step ends. Needs `statuses: write`.',
+    "so a ruleset can require a remote job. A status says `success` only when the step's verdict on that commit does. " +
+    "Writes go a second apart within GitHub's limits, which gates running at the same time share: a status the step " +
+    'cannot settle in time (GitHub failing or limiting, a cancelled step) is left `pending`, named in a warning, for ' +
+    '`sync-statuses`. Needs `statuses: write`.',
   default: 'false',
   parse: parse.boolean,
 } satisfies InputSpec<boolean>;
