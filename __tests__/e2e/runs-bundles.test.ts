@@ -426,7 +426,7 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
   });
 
   // A signal needs a process of the step's own: kept whole here.
-  it('a cancelled step (SIGINT): the statuses it left pending become error before it exits', async () => {
+  it("a cancelled step (SIGINT): the run's own context becomes error first; the job contexts it left pending stay pending, named for sync-statuses", async () => {
     world.sim.setJobBehaviour('e2e', { durationMs: 60_000 });
     let step: ChildProcess | undefined;
     const pending = gate({}, (child) => (step = child));
@@ -434,13 +434,54 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
     step!.kill('SIGINT');
     const run: ActionRun = await pending;
     expect(run.outputs.outcome).toBe('interrupted');
-    for (const context of ['svc/pipeline', 'svc/pipeline/e2e'])
-      expect(lastSaid(context)).toEqual({
-        state: 'error',
-        description: 'Not followed to its end: the step was cancelled',
-      });
+    expect(lastSaid('svc/pipeline')).toEqual({
+      state: 'error',
+      description: 'Not followed to its end: the step was cancelled',
+    });
+    expect(last('svc/pipeline/e2e')?.state).toBe('pending');
+    const [warning] = warningTexts(run).filter((text) => text.startsWith('Commit statuses left unset'));
+    expect(warning).toContain('`svc/pipeline/e2e` (left pending)');
+    expect(warning).toContain(`with \`commit: ${world.repo.headSha}\``);
     world.sim.cancelRun(run.outputs['run-id']);
   });
+
+  // One write a second is real time through the bundle: ten jobs, about twenty writes.
+  it('a 10-job gate: writes at least a second apart, as GitHub received them, and each context ends as its job ended', async () => {
+    const jobs = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`job_${i}`, {}]));
+    world.repo.commit({ 'ten.yml': workflow('Ten', jobs) }, 'Ten jobs', 'ten');
+    world.sim.setJobBehaviour('job_3', { outcome: 'failure' });
+    const received: number[] = [];
+    const answer = github.answer.bind(github);
+    github.answer = (method, path, ...rest) => {
+      if (method === 'POST' && path.includes('/statuses/')) received.push(Date.now());
+      return answer(method, path, ...rest);
+    };
+    const run = await gate({ workflow: 'ten.yml', 'git-ref': 'ten' }).finally(() => (github.answer = answer));
+    expect(run.exitCode).toBe(1);
+    expect(received.length).toBeGreaterThanOrEqual(11);
+    // A second on the step's clock is a second here; the arrival may lag the answer before it, never lead it.
+    expect(Math.min(...received.slice(1).map((at, i) => at - received[i]))).toBeGreaterThanOrEqual(990);
+    for (let i = 0; i < 10; i++)
+      expect(last(`svc/ten/job_${i}`)?.state).toBe(i === 3 ? 'failure' : 'success');
+    expect(last('svc/ten')?.state).toBe('failure');
+  }, 90_000);
+
+  it('job keys build and Build: one context, error ("Ambiguous"), never what the last job listed says', async () => {
+    world.repo.commit(
+      { 'cased.yml': workflow('Cased', { build: {}, Build: {} }) },
+      'Keys in two cases',
+      'cased',
+    );
+    world.sim.setJobBehaviour('Build', { outcome: 'failure' });
+    const run = await gate({ workflow: 'cased.yml', 'git-ref': 'cased' });
+    expect(run.exitCode).toBe(1);
+    const contexts = new Set(github.statuses.map((status) => status.context.toLowerCase()));
+    expect([...contexts].sort()).toEqual(['svc/cased', 'svc/cased/build']);
+    expect(lastSaid('svc/cased/build')).toEqual({
+      state: 'error',
+      description: 'Ambiguous: jobs build and Build share it',
+    });
+  }, 60_000);
 });
 
 describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
@@ -509,7 +550,7 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
     const said = warnings(run);
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(
-      `Commit statuses left unset on commit ${head}: \`svc/pipeline\` (never posted)`,
+      `Commit statuses left unset on commit ${head}: \`svc/pipeline\` (never posted: a re-run posts it)`,
     );
     expect(said[0]).toContain(`GitHub's API at 127.0.0.1:${port} could not be reached (ECONNREFUSED)`);
     expect(said[0]).toContain('A re-run of this job posts them again.');
@@ -527,9 +568,11 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
     const run = await pending;
     const said = warnings(run);
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain('`svc/pipeline` (still pending)');
+    expect(said[0]).toContain('`svc/pipeline` (left pending)');
     expect(said[0]).toContain('GitHub answered 502');
-    expect(said[0]).toContain(`sync-statuses with \`commit: ${head}\` settles those still pending.`);
+    expect(said[0]).toContain(
+      `sync-statuses settles those left pending (on its schedule, or with \`commit: ${head}\`)`,
+    );
     world.sim.cancelRun(run.outputs['run-id']);
   });
 });

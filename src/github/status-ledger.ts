@@ -89,6 +89,16 @@ export class StatusLedger {
     this.posted.set(key, { context: this.wanted.get(key)?.context ?? context, ...status });
   }
 
+  /** Contexts `owed`, and with `pendingToo` those that show `pending` as wanted (left to sync-statuses). */
+  unsettled(pendingToo: boolean): Owed[] {
+    const owed = this.owed();
+    if (!pendingToo) return owed;
+    const shown = [...this.wanted.values()]
+      .filter((want) => want.state === 'pending' && this.posted.get(keyOf(want.context))?.state === 'pending')
+      .map((want) => ({ context: want.context, primary: want.primary, state: want.state, last: want.state }));
+    return [...owed, ...shown.filter(({ context }) => !owed.some((change) => change.context === context))];
+  }
+
   /** Posted contexts that show `pending`. */
   pendingPosted(): number {
     return [...this.posted.values()].filter((status) => status.state === 'pending').length;

@@ -16,9 +16,8 @@
  *   not once a write (status-read-back.ts): a context that another service run posted from this same
  *   GitHub run and attempt (two matrix legs that share a context) ends in `error` naming
  *   `status-context`; another GitHub run's status is replaced, with a warning naming both;
- * - within GitHub's limits (status-budget.ts): writes at least a second apart on the step clock,
- *   final states included; reads and writes within one budget; the run's context and final states
- *   first;
+ * - within GitHub's limits (status-budget.ts): writes a second apart on the step clock, final
+ *   states included; reads and writes within one budget; the run's context and final states first;
  * - a failed request is retried with a back-off longer each time; a primary rate limit
  *   (`x-ratelimit-remaining: 0`) is waited out until its reset, a secondary one as `retry-after`
  *   says, else a minute and longer each time (status-trouble.ts); only a refusal (no
@@ -48,7 +47,6 @@ import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
 import { stepClock } from '../text/clock.js';
 
 export type { StatusState } from './status-budget.js';
-
 const MAX_TARGET_URL = 2048;
 
 /** How the step ends its statuses: `verdict` posts every one; `cancelled` only the run's own. */
@@ -264,7 +262,8 @@ export class CommitStatuses {
   /** The one warning for what is left unset when the step ends. */
   private warnUnset(): void {
     if (!this.sha || this.trouble?.final) return;
-    const left = this.ledger.owed();
+    // Cancelled: the job contexts left showing pending are named too.
+    const left = this.ledger.unsettled(this.ending === 'cancelled');
     if (left.length === 0) return;
     const why = this.trouble
       ? this.trouble.words
