@@ -1,11 +1,13 @@
 /**
- * 9. Commit statuses posted for a run of 100 jobs (`commit-statuses: true`), through the real bundle
- * against GitHub's stand-in (the simulator's): an ordinary run (every job queued, then running, then successful)
+ * 9. Commit statuses posted for a run of 100 jobs (`commit-statuses: true`), the step run in process
+ * on a VirtualClock (writes go a second apart on the step clock: through the bundle that would be two
+ * minutes of real time a case) against GitHub's stand-in (the simulator's): an ordinary run (every job queued, then running, then successful)
  * and one whose jobs flap between `new` and `in-progress` on every read. Counts, not times: the
  * budget is the step's own (REQUEST_BUDGET requests, reads included, well under GitHub's 500 content-creating requests an hour),
  * and the first read must stay under GitHub's about 80 a minute.
  */
-import { runAction } from '../../testkit/runner/step.js';
+import { runAction } from '../../testkit/runner/in-process.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { GitHubStandIn } from '../../simulator/index.js';
 import { REQUEST_BUDGET } from '../../src/github/status-budget.js';
 import { row } from './table.js';
@@ -38,6 +40,7 @@ function scripted(jobStatus: (n: number) => string): (json: unknown) => unknown 
 async function posts(
   world: World,
   github: GitHubStandIn,
+  clock: VirtualClock,
   jobStatus: (n: number) => string,
 ): Promise<{ total: number; first: number }> {
   github.statuses.length = 0;
@@ -66,6 +69,7 @@ async function posts(
       GITHUB_RUN_ID: '1',
       GITHUB_RUN_ATTEMPT: '1',
     },
+    clock,
   });
   world.sim.clearFaults();
   world.sim.cancelRun(run.outputs['run-id']);
@@ -75,17 +79,19 @@ async function posts(
 }
 
 export async function statusPosts(world: World): Promise<void> {
-  const github = new GitHubStandIn();
+  // One step clock for both cases, and the stand-in's limits (80 writes a minute, 500 an hour) on it.
+  const clock = new VirtualClock();
+  const github = new GitHubStandIn('', { now: () => clock.now() });
   await github.start();
   try {
-    const ordinary = await posts(world, github, (n) => (n <= 3 ? 'new' : 'in-progress'));
+    const ordinary = await posts(world, github, clock, (n) => (n <= 3 ? 'new' : 'in-progress'));
     row(
       `commit statuses, ordinary run of ${JOBS} jobs: posts in all; at its first read`,
       `${ordinary.total}; ${ordinary.first}`,
       `≤ ${REQUEST_BUDGET}; ≤ 60 (GitHub: about 80 a minute)`,
       ordinary.total <= REQUEST_BUDGET && ordinary.first <= 60,
     );
-    const flapping = await posts(world, github, (n) => (n % 2 ? 'new' : 'in-progress'));
+    const flapping = await posts(world, github, clock, (n) => (n % 2 ? 'new' : 'in-progress'));
     row(
       `commit statuses, ${JOBS} jobs flapping on each of ${READS} reads: posts in all`,
       String(flapping.total),
