@@ -1,9 +1,11 @@
 /**
  * What the pull request shows can be trusted (issue 30), each step run in process from the sources
  * against a fake GitHub that records every request: a commit status says `success` only when the
- * step's verdict on a run of that exact commit does; nothing the step posted is left pending; two
- * jobs or two steps never share a context silently; GitHub's failures are retried and told as what
- * they are; the posts are bounded; a dry run tells GitHub nothing; every description is true.
+ * step's verdict on a run of that exact commit does; what the step posted is settled when GitHub
+ * lets it (__tests__/github/status-limits.test.ts: what is left pending when it does not); two jobs
+ * or two steps never share a context silently, whatever the case of its letters; GitHub's failures
+ * are retried and told as what they are; the posts are bounded; a dry run tells GitHub nothing;
+ * every description is true.
  *
  * Each case states the states GitHub ends with, per context and commit, and the requests it got.
  * Through the bundle, in __tests__/e2e/runs-bundles.test.ts: the statuses on an explicit git-ref's
@@ -257,6 +259,14 @@ describe('3. two steps, one context', () => {
     });
   });
 
+  it('another leg whose status-context differs only in case shares the context, as GitHub compares it: error', async () => {
+    seed('SVC/Pipeline', 'failure', GITHUB_RUN, '1');
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    expect(github.latest(head, 'svc/pipeline')?.state).toBe('error');
+    expect(warnings(run)).toEqual([expect.stringContaining('Give each step its own `status-context`')]);
+  });
+
   it('a later attempt of the same GitHub run replaces the old status: no collision, no warning', async () => {
     seed('svc/pipeline', 'failure', GITHUB_RUN, '1');
     const run = await gate({}, { env: { GITHUB_RUN_ATTEMPT: '2' } });
@@ -288,7 +298,7 @@ describe('3. two steps, one context', () => {
   });
 });
 
-describe('4. never left pending; rate limits and unreachable told as such', () => {
+describe('4. GitHub failing or limiting: retried, and told as such', () => {
   it('a 502 from GitHub is retried and later changes are still posted: the run ends success, nothing pending', async () => {
     github.nextStatusAnswers = [{ status: 502 }];
     const run = await gate({});
