@@ -5,7 +5,7 @@
 import { redactDeep } from '../../runner/io.js';
 import { markdownCode, markdownText } from '../../text/markdown.js';
 import { status } from '../../text/status.js';
-import type { SyncEntry, SyncReport } from '../sync.js';
+import type { SyncEntry, SyncReport } from '../sync-plan.js';
 
 /** The runner gave no repository to settle statuses in. */
 export const NO_REPOSITORY = 'GITHUB_REPOSITORY does not name a repository (owner/name).';
