@@ -556,6 +556,7 @@ describe('the other sections', () => {
           pending: [{ commit: COMMIT, context: 'svc/e2e.yml/e2e', why: 'the run is still in-progress' }],
           refused: [{ commit: OTHER, context: 'svc/other', why: 'not posted by this token' }],
           left: ['max-runs (10) reached'],
+          others: [],
         },
         same,
       ),

@@ -9,15 +9,22 @@
  * run at once (two processes) and end alike.
  */
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
-import { closeGitHubWorld, statusWords, untilRunEnded } from '../../testkit/world/github-world.js';
+import {
+  closeGitHubWorld,
+  statusWords,
+  untilRunEnded,
+  warningTexts,
+} from '../../testkit/world/github-world.js';
 import {
   SYNC_PIPELINE as PIPELINE,
   createSyncWorld,
   dispatchAndLeaveStep,
   resetSyncWorld,
-  syncStatusesStep,
+  SYNC_TOKEN,
+  syncEnv,
   type SyncWorld,
 } from '../../testkit/world/status-fixtures.js';
 
@@ -26,21 +33,40 @@ let world: World;
 let github: GitHubStandIn;
 let head: string;
 let other: string;
+/** The stand-in's settings as a world starts: each case's tokens and limits are its own. */
+let initial: GitHubStandIn['settings'];
 beforeAll(async () => {
   fixture = await createSyncWorld(10);
   ({ world, github, head } = fixture);
   other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
+  initial = { ...github.settings, limits: { ...github.settings.limits }, tokens: {} };
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => resetSyncWorld(fixture));
+beforeEach(() => {
+  github.reset();
+  github.settings = { ...initial, limits: { ...initial.limits } };
+  resetSyncWorld(fixture);
+});
 
 /** The gate that leaves: dispatch, one read, pending statuses, exit. */
 function dispatchAndLeave(inputs: Record<string, string> = {}, event = 'pull_request'): Promise<ActionRun> {
   return dispatchAndLeaveStep(IN_PROCESS, fixture, inputs, event);
 }
 
-function sync(inputs: Record<string, string> = {}): Promise<ActionRun> {
-  return syncStatusesStep(IN_PROCESS, fixture, inputs);
+/**
+ * A step clock for a sync: an hour after the gates' real time, so that the stand-in's minute of
+ * writes (on this clock) does not count the gates' posts.
+ */
+const syncClock = () => new VirtualClock(Date.now() + 3_600_000);
+
+/** sync-statuses on the step clock (a new one unless given): its pacing and waits take no real time. */
+function sync(inputs: Record<string, string> = {}, clock = syncClock()): Promise<ActionRun> {
+  github.configure({ now: () => clock.now() });
+  return IN_PROCESS.runStep('sync-statuses', {
+    inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': SYNC_TOKEN, ...inputs },
+    env: { ...syncEnv(fixture, 'schedule'), GITHUB_RUN_ID: '902' },
+    clock,
+  });
 }
 
 const words = (status: PostedStatus | undefined) => statusWords(status?.description);
@@ -97,7 +123,7 @@ describe('sync-statuses', () => {
     expect(Number(run.outputs.pending)).toBeGreaterThan(0);
     const warnings = run.annotations.filter(({ kind }) => kind === 'warning').map(({ text }) => text);
     expect(warnings).toEqual([
-      'Left for the next sync-statuses: max-runs (1) reached: runs not read this time.',
+      'Left for the next sync-statuses: max-runs (1) reached: 1 run not read this time.',
     ]);
     const next = await sync({ 'max-runs': '1' });
     expect(next.outputs.pending).toBe('0');
@@ -142,7 +168,7 @@ describe('sync-statuses', () => {
       expect(run.summary).toContain('posted by mallory');
     });
 
-    it('a run the token cannot read, and a run of another commit: error, never success', async () => {
+    it('a run the token cannot read stays pending (the fail-safe rule); a run of another commit: error, never success', async () => {
       seed({
         context: 'svc/unknown',
         runId: '0b0b0b0b-0000-4000-8000-0000000000aa',
@@ -158,11 +184,14 @@ describe('sync-statuses', () => {
         target_url: elsewhere.outputs['run-url'],
       });
       const run = await sync();
-      expect(run.outputs).toMatchObject({ settled: '0', refused: '2' });
-      expect(github.latest(head, 'svc/unknown')?.state).toBe('error');
-      expect(words(github.latest(head, 'svc/unknown'))).toBe(
-        'Not trusted: the run cannot be read with this token (404)',
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs).toMatchObject({ settled: '0', pending: '1', refused: '1' });
+      expect(github.latest(head, 'svc/unknown')?.state).toBe('pending');
+      expect(run.summary).toContain(
+        '| `svc/unknown` | run 0b0b0b0b-0000-4000-8000-0000000000aa cannot be read with this token \\(404\\) |',
       );
+      // Another run was read: a run of another project's is no reason to warn on every call.
+      expect(warningTexts(run)).toEqual([]);
       expect(github.latest(head, 'svc/elsewhere')?.state).toBe('error');
       expect(words(github.latest(head, 'svc/elsewhere'))).toBe(
         `Not trusted: the run is of commit ${other}, not this one`,
@@ -192,5 +221,187 @@ describe('sync-statuses', () => {
       expect(github.states(head)['svc/pipeline']).toBe('success');
       expect(github.requests.some((request) => request.path.includes('/pulls'))).toBe(false);
     });
+  });
+});
+
+/** Pending statuses of a gate that left, its run ended: what a sync finds to settle. */
+async function gateLeft(context = 'svc/pipeline'): Promise<{ runId: string; runUrl: string }> {
+  const left = await dispatchAndLeave({ 'status-context': context });
+  await runEnded(left.outputs['run-id']);
+  github.requests.length = 0;
+  return { runId: left.outputs['run-id'], runUrl: left.outputs['run-url'] };
+}
+const errorTexts = (run: ActionRun) =>
+  run.annotations.filter(({ kind }) => kind === 'error').map(({ text }) => text);
+const graphqlQueries = () => github.requests.filter((request) => request.path === '/graphql').length;
+const statusPosts = () =>
+  github.requests.filter((request) => request.method === 'POST' && request.path.includes('/statuses/'));
+const runReads = () =>
+  apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')).length;
+
+describe('sync-statuses against GitHub as it answers (issue 39)', () => {
+  it('posts one write a second on the step clock, one GraphQL query for the open pull requests, one read-back', async () => {
+    await gateLeft();
+    const clock = syncClock();
+    const run = await sync({}, clock);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toEqual({ settled: '3', pending: '0', refused: '0' });
+    const posted = github.statuses
+      .filter((status) => status.creator?.login && status.receivedAt! >= 0)
+      .slice(-3);
+    const times = posted.map((status) => status.receivedAt!);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(1_000);
+    expect(graphqlQueries()).toBe(1);
+    // Three posts and one read-back: nothing read per pull request.
+    expect(github.requests.filter((request) => request.path !== '/graphql').map((r) => r.method)).toEqual([
+      'POST',
+      'POST',
+      'POST',
+      'GET',
+    ]);
+  });
+
+  it('150 open pull requests, the oldest gated: settled in one call of two GraphQL queries', async () => {
+    github.pullRequests = [];
+    github.addPullRequest({ number: 1, head, created_at: '2026-10-01T00:00:00Z' });
+    for (let number = 2; number <= 150; number++)
+      github.addPullRequest({
+        number,
+        head: number.toString(16).padStart(40, 'a'),
+        created_at: `2026-10-02T00:00:${String(number % 60).padStart(2, '0')}Z`,
+      });
+    await gateLeft();
+    github.requests.length = 0;
+    const run = await sync();
+    expect(run.outputs.settled).toBe('3');
+    expect(github.states(head)['svc/pipeline']).toBe('success');
+    expect(graphqlQueries()).toBe(2);
+    expect(run.stdout).toContain('Open pull requests: 150;');
+  });
+
+  it('a github-token without pull-requests: read: an error naming it, outputs set, no "Unexpected error"', async () => {
+    await gateLeft();
+    github.configure({ tokens: { [SYNC_TOKEN]: { permissions: { statuses: 'write' } } } });
+    const run = await sync();
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toEqual({ settled: '0', pending: '0', refused: '0' });
+    expect(errorTexts(run)).toEqual([expect.stringContaining('`github-token` needs `pull-requests: read`')]);
+    expect(run.stdout).not.toContain('Unexpected error');
+    expect(github.states(head)['svc/pipeline']).toBe('pending');
+  });
+
+  it('a github-token GitHub refuses (401): an error naming github-token', async () => {
+    await gateLeft();
+    github.configure({ unknownTokens: 'refuse' });
+    const run = await sync({ 'github-token': 'ghs_notAToken000000000' });
+    expect(run.exitCode).toBe(1);
+    expect(errorTexts(run)).toEqual([expect.stringContaining('GitHub refused `github-token` (401')]);
+    expect(run.outputs.settled).toBe('0');
+  });
+
+  it('GraphQL’s hour spent: no request waits an hour; a warning gives the reset time, statuses stay pending', async () => {
+    await gateLeft();
+    github.configure({ limits: { graphql: 0 } });
+    const clock = syncClock();
+    const run = await sync({}, clock);
+    expect(run.exitCode).toBe(0);
+    expect(warningTexts(run)).toEqual([
+      expect.stringMatching(/rate limit for `github-token` is spent \(.*it resets at 2026-.*Z\).*next call/),
+    ]);
+    expect(Math.max(0, ...clock.waits)).toBeLessThanOrEqual(60_000);
+    expect(github.states(head)['svc/pipeline']).toBe('pending');
+    expect(run.stdout).not.toContain('Unexpected error');
+  });
+
+  it('a secondary limit on writes: waits once (within 60 s), then stops posting with a warning; the rest stay pending', async () => {
+    await gateLeft();
+    github.configure({ limits: { writesPerMinute: 1, secondaryRetryAfter: 'always' } });
+    const clock = syncClock();
+    const run = await sync({}, clock);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toEqual({ settled: '2', pending: '1', refused: '0' });
+    expect(warningTexts(run)).toEqual([
+      expect.stringMatching(
+        /^GitHub's secondary rate limit was reached \(4\d\d; try again after 20\d\d-.*Z\): sync-statuses stopped its GitHub requests for this call/,
+      ),
+    ]);
+    expect(github.states(head)['svc/pipeline/e2e']).toBe('pending');
+    // One wait of the limit's retry-after (59 s after a write a second earlier), never a second.
+    expect(clock.waits.filter((ms) => ms > 1_000)).toEqual([59_000]);
+    expect(run.stdout).not.toContain('Unexpected error');
+  });
+
+  it('the service refuses `token` (401): no more runs read, every status pending, an error naming token and base-url', async () => {
+    await gateLeft('svc/one');
+    await gateLeft('svc/two');
+    const before = runReads();
+    const run = await sync({ token: 'wrong-token' });
+    expect(run.exitCode).toBe(1);
+    expect(runReads() - before).toBe(1);
+    expect(run.outputs).toEqual({ settled: '0', pending: '6', refused: '0' });
+    expect(errorTexts(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^The service at ${world.sim.url.replace(/[.]/g, '\\.')} \\(\`base-url\`\\) refused \`token\``,
+        ),
+      ),
+    ]);
+    expect(statusPosts()).toHaveLength(0);
+  });
+
+  it('an unreachable service: two attempts on the step clock, no more runs read, one warning; all pending', async () => {
+    await gateLeft('svc/one');
+    await gateLeft('svc/two');
+    world.sim.injectFault({
+      method: 'GET',
+      path: '/v2/workflows/runs/',
+      kind: 'status',
+      status: 502,
+      times: 10,
+    });
+    const before = runReads();
+    const clock = syncClock();
+    const run = await sync({}, clock);
+    expect(run.exitCode).toBe(0);
+    expect(runReads() - before).toBe(2);
+    expect(run.outputs).toEqual({ settled: '0', pending: '6', refused: '0' });
+    const warnings = warningTexts(run);
+    expect(warnings.filter((text) => text.includes('could not be reached'))).toHaveLength(1);
+    expect(clock.waits.filter((ms) => ms >= 500 && ms <= 1_000)).toHaveLength(1);
+    expect(statusPosts()).toHaveLength(0);
+    world.sim.clearFaults();
+  });
+
+  it('a re-run’s status posted between the sync’s read and its post ends on top', async () => {
+    const { runUrl } = await gateLeft();
+    const rerun = '0b0b0b0b-0000-4000-8000-0000000000cc';
+    const answer = github.answer.bind(github);
+    let once = true;
+    github.answer = (method, path, headers, raw) => {
+      if (once && method === 'POST' && path.includes('/statuses/')) {
+        once = false;
+        // The re-run's step, with the same workflow token, says its verdict now.
+        answer(
+          method,
+          path,
+          headers,
+          JSON.stringify({
+            context: 'svc/pipeline',
+            state: 'success',
+            description: `Succeeded [svc:${rerun} gh:901/2]`,
+            target_url: runUrl,
+          }),
+        );
+      }
+      return answer(method, path, headers, raw);
+    };
+    try {
+      world.sim.setJobBehaviour('e2e', { outcome: 'failure' });
+      const run = await sync();
+      expect(run.exitCode).toBe(0);
+    } finally {
+      github.answer = answer;
+    }
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${rerun} gh:901/2]`);
   });
 });

@@ -4,12 +4,13 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, githubToken, token } from '../inputs/table.js';
-import { gitHubApi, tokenLogin } from '../github/github-api.js';
-import { USER_AGENT } from '../runner/service-client.js';
-import { REQUEST_TIMEOUT_MS } from '../service/http.js';
+import { gitHubApi } from '../github/github-api.js';
+import { createClient, USER_AGENT } from '../runner/service-client.js';
 import { ActionFailure } from '../errors.js';
-import { MAX_GITHUB_REQUESTS, syncStatuses } from '../runs/sync.js';
-import { NO_REPOSITORY, UNKNOWN_TOKEN_ACCOUNT, renderSyncSummary } from '../runs/report/sync-summary.js';
+import { syncStatuses } from '../runs/sync.js';
+import { MAX_QUERIES, MAX_REST } from '../runs/sync-github.js';
+import { MAX_UNREADABLE, SYNC_READ_POLICY } from '../runs/sync-runs.js';
+import { NO_REPOSITORY, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
 import { stepClock } from '../text/clock.js';
@@ -37,7 +38,7 @@ export const syncStatusesCommand = defineCommand({
       },
     },
     'max-runs': {
-      description: `Runs read from the service per call, at most (a run is read once, whatever number of statuses name it); the rest wait for the next call. GitHub requests are bounded too (${MAX_GITHUB_REQUESTS} a call).`,
+      description: `Runs read from the service per call, at most (a run is read once, whatever number of statuses name it); the rest wait for the next call, which starts further on. Runs the token cannot read (403, 404) do not count, and at most ${MAX_UNREADABLE} of them are tried a call. GitHub requests are bounded too (${MAX_QUERIES} GraphQL queries and ${MAX_REST} REST requests a call).`,
       default: '50',
       parse: parse.integer(1, 1000),
     },
@@ -45,17 +46,17 @@ export const syncStatusesCommand = defineCommand({
   outputs: {
     settled: {
       description: 'How many statuses were settled (set to the state of a run that ended).',
-      when: 'synced',
+      when: 'started',
     },
     pending: {
       description:
-        'How many statuses were left pending (the run goes on, could not be read now, or max-runs was reached).',
-      when: 'synced',
+        'How many statuses were left pending: the run goes on, could not be read (the service unreachable, a run `token` cannot read), max-runs or the bound of GitHub requests was reached, or GitHub refused the post.',
+      when: 'started',
     },
     refused: {
       description:
-        'How many statuses were not trusted (another account, a link that is not the run, a run of another commit, a run the token cannot read).',
-      when: 'synced',
+        "How many statuses were not trusted: another account's (left alone), and, on what a successful read of the run showed, a link that is not the run's page or a run of another commit (set to `error`).",
+      when: 'started',
     },
   },
   rules: (values) =>
@@ -66,31 +67,40 @@ export const syncStatusesCommand = defineCommand({
   async run(values, context) {
     const { io, outputs, signal } = context;
     const api = apiSettings({ ...values, 'timeout-minutes': 10 });
+    const counts = { settled: 0, pending: 0, refused: 0 };
+    // Set on every ending, a failure's included: a workflow reads them to decide what to do next.
+    const setOutputs = () => {
+      outputs.set('settled', String(counts.settled));
+      outputs.set('pending', String(counts.pending));
+      outputs.set('refused', String(counts.refused));
+    };
+    setOutputs();
     const [owner, repo] = (process.env.GITHUB_REPOSITORY ?? '').split('/');
     if (!owner || !repo) throw new ActionFailure(NO_REPOSITORY);
     io.info(
       `Settling this action's pending commit statuses on ${values.commit ? `commit ${values.commit}` : 'the open pull requests'} of ${owner}/${repo}, reading runs at ${hostOf(api.baseUrl)}.`,
     );
     const github = await gitHubApi(values['github-token'] ?? '', USER_AGENT);
+    const client = createClient(api, io, SYNC_READ_POLICY);
     try {
-      const login = await tokenLogin(github.octokit, () => ({
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      }));
-      if (!login) throw new ActionFailure(UNKNOWN_TOKEN_ACCOUNT);
-      const report = await syncStatuses(
+      const start = stepClock().now();
+      const { report, warnings, failure } = await syncStatuses(
         io,
-        context.client(api),
-        { octokit: github.octokit, owner, repo, login },
+        client,
+        { octokit: github.octokit, owner, repo, apiUrl: process.env.GITHUB_API_URL },
         {
           commit: values.commit,
           maxRuns: values['max-runs'],
-          deadline: stepClock().now() + api.timeoutMs,
+          start,
+          deadline: start + api.timeoutMs,
+          baseUrl: api.baseUrl,
           signal,
         },
       );
-      outputs.set('settled', String(report.settled.length));
-      outputs.set('pending', String(report.pending.length));
-      outputs.set('refused', String(report.refused.length));
+      counts.settled = report.settled.length;
+      counts.pending = report.pending.length;
+      counts.refused = report.refused.length;
+      setOutputs();
       for (const entry of report.settled)
         io.info(`Settled \`${entry.context}\` on ${entry.commit}: ${entry.state} (${entry.why}).`);
       for (const entry of report.refused)
@@ -98,9 +108,12 @@ export const syncStatusesCommand = defineCommand({
       io.info(
         `Settled ${report.settled.length}, left ${report.pending.length} pending, refused ${report.refused.length}.`,
       );
+      for (const warning of warnings) io.warning(warning);
       if (report.left.length > 0) io.warning(`Left for the next sync-statuses: ${report.left.join('; ')}.`);
       await io.appendSummary(renderSyncSummary(report, io.redact));
+      if (failure) throw new ActionFailure(failure);
     } finally {
+      client.dispose();
       github.dispose();
     }
   },

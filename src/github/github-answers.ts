@@ -154,7 +154,8 @@ export function whenLimitEnds(answer: GitHubAnswer): string {
     return answer.kind === 'secondary-limit'
       ? 'GitHub gave no time; it asks to wait at least a minute'
       : 'GitHub gave no reset time';
-  return `it resets at ${new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+  const time = new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return answer.kind === 'secondary-limit' ? `try again after ${time}` : `it resets at ${time}`;
 }
 
 /** The answer in words, for a warning, an error or a summary row; `apiUrl` names an unreachable host. */

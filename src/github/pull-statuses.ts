@@ -1,7 +1,7 @@
 /**
  * The commits sync-statuses looks at, with the latest status of each of their contexts, read by
  * GraphQL: one query per 100 open pull requests (their head commits and merge-queue entries' head
- * commits), or one query for one commit. `Commit.status.contexts` is GitHub's combined status: the
+ * commits). `Commit.status.contexts` is GitHub's combined status: the
  * latest status of each context, with its node id, creation time and creator; nothing more is
  * read per pull request. The first query also reads `viewer`, the token's own account.
  *
@@ -60,13 +60,8 @@ export const OPEN_PULLS_QUERY = `query OpenPullStatuses($owner: String!, $repo: 
   }
 }`;
 
-/** One commit (the `commit` input) and the viewer. */
-export const ONE_COMMIT_QUERY = `query CommitStatuses($owner: String!, $repo: String!, $oid: GitObjectID!) {
-  viewer { login }
-  repository(owner: $owner, name: $repo) {
-    object(oid: $oid) { ... on Commit { oid status { contexts { ${CONTEXT_FIELDS} } } } }
-  }
-}`;
+/** The token's own account, for the `commit` input (whose statuses REST lists: status-list.ts). */
+export const VIEWER_QUERY = 'query Viewer { viewer { login } }';
 
 interface ContextNode {
   id?: string;
@@ -145,21 +140,16 @@ export async function openPullsPage(
   };
 }
 
-/** One commit's latest statuses, and the viewer. */
-export async function oneCommit(
-  github: { octokit: Octokit; owner: string; repo: string },
-  oid: string,
+/** The token's own account's login. */
+export async function viewerLogin(
+  github: { octokit: Octokit },
   signal: AbortSignal,
-): Promise<{ viewer?: string; commit?: SeenCommit }> {
-  const answer = await github.octokit.graphql<{
-    viewer?: { login?: string };
-    repository?: { object?: CommitNode | null } | null;
-  }>(ONE_COMMIT_QUERY, { owner: github.owner, repo: github.repo, oid, request: { signal } });
-  const object = answer.repository?.object;
-  return {
-    ...(answer.viewer?.login ? { viewer: answer.viewer.login } : {}),
-    ...(object?.oid ? { commit: seen(object) } : {}),
-  };
+): Promise<string | undefined> {
+  const answer = await github.octokit.graphql<{ viewer?: { login?: unknown } }>(VIEWER_QUERY, {
+    request: { signal },
+  });
+  const login = answer.viewer?.login;
+  return typeof login === 'string' && login ? login : undefined;
 }
 
 /**

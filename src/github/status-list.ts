@@ -1,7 +1,7 @@
 /**
  * A commit's statuses as GitHub lists them (`GET /repos/{owner}/{repo}/commits/{ref}/statuses`):
  * newest first, in pages of 100, the whole history of every context. The step's read-back
- * (statuses.ts) and sync-statuses (runs/sync.ts) both read them here, each within its own bound.
+ * (statuses.ts) reads them here; sync-statuses reads them back page by page (runs/sync-posts.ts).
  */
 import type { Octokit } from './github-api.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
@@ -14,6 +14,9 @@ export interface ListedStatus {
   description?: string | null;
   target_url?: string | null;
   creator?: { login?: string } | null;
+  /** GraphQL's id of the status (a StatusContext's `id`): the sync's read-back compares it. */
+  node_id?: string;
+  created_at?: string;
 }
 
 /**
@@ -38,4 +41,24 @@ export async function* commitStatuses(
     yield* page.data as ListedStatus[];
     if (++read >= pages || !another()) return;
   }
+}
+
+/** One page (from 1) of `sha`'s statuses, 100 newest first, and whether another follows. */
+export async function statusesPage(
+  github: { octokit: Octokit; owner: string; repo: string },
+  sha: string,
+  page: number,
+  signal: AbortSignal,
+): Promise<{ statuses: ListedStatus[]; more: boolean }> {
+  const { octokit, owner, repo } = github;
+  const answer = await octokit.rest.repos.listCommitStatusesForRef({
+    owner,
+    repo,
+    ref: sha,
+    per_page: 100,
+    page,
+    request: { signal },
+  });
+  const statuses = answer.data as ListedStatus[];
+  return { statuses, more: /\brel="next"/.test(answer.headers.link ?? '') };
 }

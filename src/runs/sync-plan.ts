@@ -4,7 +4,7 @@
  * service, hands the plan what it found and posts what the plan says. So every rule of trust can be
  * read in one place, and tested without a server.
  */
-import type { ListedStatus } from '../github/status-list.js';
+import { sameLogin, type SeenStatus } from '../github/pull-statuses.js';
 import { parseMarker, type StatusPoster } from '../github/status-marker.js';
 import type { StatusState } from '../github/statuses.js';
 import { isRunTerminal, type WorkflowJob, type WorkflowRun } from '../service/contract.js';
@@ -23,17 +23,23 @@ export interface SyncReport {
   settled: SyncEntry[];
   pending: SyncEntry[];
   refused: SyncEntry[];
-  /** Why some of the work was left for the next call (max-runs, the request bound). */
+  /** Why some of the work was left for the next call (max-runs, the request bound), with how much. */
   left: string[];
+  /** The accounts whose pending statuses with this action's marker were left alone. */
+  others: string[];
 }
 
-/** What a run read says, once per run id. */
-export type RunRead = { run: WorkflowRun } | { refused: string } | { later: string };
+/**
+ * What a run read says, once per run id: the run, or why it cannot be read now. A run that cannot
+ * be read leaves its statuses pending: only a successful read of a status's own run may set it to
+ * `error` (the fail-safe rule, sync-statuses/README.md).
+ */
+export type RunRead = { run: WorkflowRun } | { later: string };
 
-/** One commit as found: the latest status of each context (the list is newest first). */
+/** One commit as found: the latest status of each context, keyed by contextKey. */
 export interface CommitFound {
   commit: string;
-  latest: Map<string, ListedStatus>;
+  latest: Map<string, SeenStatus>;
 }
 
 /** One status to post: what the plan wants a context to say, and what it said when read. */
@@ -43,9 +49,22 @@ export interface Post {
   state: StatusState;
   words: string;
   poster: StatusPoster;
-  /** The status read when planning: a context that no longer shows it is left as it now is. */
-  was?: ListedStatus;
+  /** The status read when planning: what the read-back tells a newer one from. */
+  was?: SeenStatus;
   url?: string;
+  /** False for an `error` on a status not trusted: it is counted as refused, not settled. */
+  settles: boolean;
+}
+
+/** GitHub compares a status's context case-insensitively (create-a-commit-status): so does the sync. */
+export const contextKey = (context: string): string => context.toLowerCase();
+
+/** `statuses` (latest first) by contextKey, the latest of each. */
+export function byContext(statuses: readonly SeenStatus[]): Map<string, SeenStatus> {
+  const latest = new Map<string, SeenStatus>();
+  for (const status of statuses)
+    if (!latest.has(contextKey(status.context))) latest.set(contextKey(status.context), status);
+  return latest;
 }
 
 /** A run id a marker may name and a read may use. */
@@ -55,22 +74,24 @@ const READABLE_ID = /^[\w-]{1,64}$/;
 interface Group {
   runId: string;
   poster: StatusPoster;
-  statuses: ListedStatus[];
+  statuses: SeenStatus[];
 }
 
-/** The groups of one commit, and the pending statuses of other accounts (refused, left alone). */
+/** The groups of one commit; other accounts' pending statuses go to `report` (left alone). */
 function groupsOf(found: CommitFound, login: string, report: SyncReport): Group[] {
   const groups = new Map<string, Group>();
   for (const status of found.latest.values()) {
     const poster = parseMarker(status.description);
     if (!poster) continue;
-    if (status.creator?.login?.toLowerCase() !== login.toLowerCase()) {
-      if (status.state === 'pending')
-        report.refused.push({
-          commit: found.commit,
-          context: status.context,
-          why: `posted by ${oneLine(status.creator?.login ?? 'an unknown account', 60)}, not this token's account: left alone`,
-        });
+    if (!sameLogin(status.creator?.login, login)) {
+      if (status.state !== 'pending') continue;
+      const other = oneLine(status.creator?.login ?? 'an unknown account', 60);
+      if (!report.others.includes(other)) report.others.push(other);
+      report.refused.push({
+        commit: found.commit,
+        context: status.context,
+        why: `posted by ${other}, not this token's account: left alone`,
+      });
       continue;
     }
     const group = groups.get(poster.serviceRunId) ?? { runId: poster.serviceRunId, poster, statuses: [] };
@@ -81,37 +102,38 @@ function groupsOf(found: CommitFound, login: string, report: SyncReport): Group[
 }
 
 /**
- * The runs to read, in the order their commits and statuses were found: each run that has a
- * pending status of this action, once, at most `maxRuns` of them.
+ * The runs to read: each run that has a pending status of this action, once, in the order found,
+ * starting at `start` (modulo their number) and going round: a call that cannot read them all
+ * starts where its start time says (sync.ts), so that no run waits behind the same others forever.
  */
-export function runsToRead(found: readonly CommitFound[], login: string, maxRuns: number): string[] {
+export function runsToRead(found: readonly CommitFound[], login: string, start: number): string[] {
   const ids: string[] = [];
   for (const commit of found)
     for (const group of groupsOf(commit, login, emptyReport()))
       if (
         group.statuses.some((status) => status.state === 'pending') &&
         READABLE_ID.test(group.runId) &&
-        !ids.includes(group.runId) &&
-        ids.length < maxRuns
+        !ids.includes(group.runId)
       )
         ids.push(group.runId);
-  return ids;
+  const at = ids.length === 0 ? 0 : ((start % ids.length) + ids.length) % ids.length;
+  return [...ids.slice(at), ...ids.slice(0, at)];
 }
 
 export function emptyReport(): SyncReport {
-  return { settled: [], pending: [], refused: [], left: [] };
+  return { settled: [], pending: [], refused: [], left: [], others: [] };
 }
 
 /**
- * What to post on each commit, and the report's entries so far (sync.ts adds what posting shows):
- * by the rules of sync.ts's header, from the statuses `found` and the run reads `runs` (a run
- * absent from it was not read: max-runs).
+ * What to post on each commit, and the report's entries so far (sync.ts adds what posting shows),
+ * from the statuses `found` and the run reads `runs`; a run absent from `runs` was not read this
+ * call, for the reason `notRead` gives.
  */
 export function planSync(
   found: readonly CommitFound[],
   runs: ReadonlyMap<string, RunRead>,
   login: string,
-  maxRuns: number,
+  notRead: (runId: string) => string,
 ): { posts: Post[]; report: SyncReport } {
   const report = emptyReport();
   const posts: Post[] = [];
@@ -120,16 +142,17 @@ export function planSync(
     for (const group of groupsOf({ commit, latest }, login, report)) {
       const pending = group.statuses.filter((status) => status.state === 'pending');
       if (pending.length === 0) continue;
-      const entry = (status: ListedStatus, why: string): SyncEntry => ({
+      const entry = (status: SeenStatus, why: string): SyncEntry => ({
         commit,
         context: status.context,
         why,
       });
-      const want = (status: { context: string }, post: Omit<Post, 'commit' | 'context' | 'poster'>) =>
-        wanted.set(status.context, { commit, context: status.context, poster: group.poster, ...post });
-      const refuse = (status: ListedStatus, why: string) => {
+      const want = (context: string, post: Omit<Post, 'commit' | 'context' | 'poster'>) =>
+        wanted.set(contextKey(context), { commit, context, poster: group.poster, ...post });
+      // Only on what a successful read of the status's own run shows.
+      const refuse = (status: SeenStatus, why: string) => {
         report.refused.push(entry(status, why));
-        want(status, { state: 'error', words: `Not trusted: ${why}`, was: status });
+        want(status.context, { state: 'error', words: `Not trusted: ${why}`, was: status, settles: false });
       };
       if (!READABLE_ID.test(group.runId)) {
         for (const status of pending)
@@ -137,18 +160,9 @@ export function planSync(
         continue;
       }
       const read = runs.get(group.runId);
-      if (!read) {
-        for (const status of pending) report.pending.push(entry(status, `max-runs (${maxRuns}) reached`));
-        if (!report.left.some((why) => why.startsWith('max-runs')))
-          report.left.push(`max-runs (${maxRuns}) reached: runs not read this time`);
-        continue;
-      }
-      if ('later' in read) {
-        for (const status of pending) report.pending.push(entry(status, read.later));
-        continue;
-      }
-      if ('refused' in read) {
-        for (const status of pending) refuse(status, read.refused);
+      if (!read || 'later' in read) {
+        const why = read ? read.later : notRead(group.runId);
+        for (const status of pending) report.pending.push(entry(status, why));
         continue;
       }
       const { run } = read;
@@ -174,24 +188,32 @@ export function planSync(
           report.pending.push(entry(status, `the run is still ${oneLine(run.status, 40)}`));
         continue;
       }
-      // Among the statuses that link to the run: one that does not cannot name its contexts.
+      // Among the statuses that link to the run: one that does not cannot name its contexts. Not
+      // found: nothing the run shows says `error`, so the statuses wait (a later post may show it).
       const prefix = runContext(group.statuses.filter((status) => status.target_url === run.url));
       if (!prefix) {
         for (const status of trusted)
-          refuse(status, "the run's own context is not among this commit's statuses");
+          report.pending.push(entry(status, "the run's own context is not among this commit's statuses"));
         continue;
       }
       const url = run.url ?? undefined;
       const ended = endedStates(prefix, run);
       for (const [context, [state, words]] of ended) {
-        const was = latest.get(context);
+        const was = latest.get(contextKey(context));
         // Only a context this run left pending, or a job that appeared since; never another run's.
         if (was && !trusted.includes(was)) continue;
-        want({ context }, { state, words, was, url });
+        want(was?.context ?? context, { state, words, was, url, settles: true });
       }
+      const endedKeys = new Set([...ended.keys()].map(contextKey));
       for (const status of trusted)
-        if (!ended.has(status.context))
-          want(status, { state: 'error', words: 'The run no longer lists this job', was: status, url });
+        if (!endedKeys.has(contextKey(status.context)))
+          want(status.context, {
+            state: 'error',
+            words: 'The run no longer lists this job',
+            was: status,
+            url,
+            settles: true,
+          });
     }
     posts.push(...wanted.values());
   }
@@ -199,11 +221,12 @@ export function planSync(
 }
 
 /** The run's own context among its statuses: the one every other is `<it>/…` of. */
-function runContext(statuses: readonly ListedStatus[]): string | undefined {
-  const contexts = statuses.map((status) => status.context);
-  return contexts.find((candidate) =>
+function runContext(statuses: readonly SeenStatus[]): string | undefined {
+  const contexts = statuses.map((status) => contextKey(status.context));
+  const found = contexts.findIndex((candidate) =>
     contexts.every((other) => other === candidate || other.startsWith(`${candidate}/`)),
   );
+  return found < 0 ? undefined : statuses[found].context;
 }
 
 /** The states of a run that ended: its context, then each job's (at most MAX_JOB_STATUSES). */
@@ -220,6 +243,19 @@ function endedStates(prefix: string, run: WorkflowRun): Map<string, [StatusState
         ? ['error', `The run ended while this job was ${oneLine(job.status, 40)}`]
         : [state, words],
     );
+  }
+  // Two contexts that differ only in case are one on GitHub: neither job's state may stand for it.
+  const seen = new Map<string, string>();
+  for (const context of [...states.keys()]) {
+    const first = seen.get(contextKey(context));
+    if (first === undefined) seen.set(contextKey(context), context);
+    else {
+      states.delete(context);
+      states.set(first, [
+        'error',
+        `Ambiguous: ${oneLine(first, 60)} and ${oneLine(context, 60)} are one context`,
+      ]);
+    }
   }
   return states;
 }

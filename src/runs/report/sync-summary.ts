@@ -42,3 +42,40 @@ export function renderSyncSummary(given: SyncReport, redact: (text: string) => s
     lines.push(`Left for the next call: ${markdownText(report.left.join('; '), 1000)}.`, '');
   return `${lines.join('\n')}\n`;
 }
+
+/** The service refused `token` (401): no run is read, no status changes. */
+export function tokenRefusedMessage(baseUrl: string, reason: string): string {
+  return `The service at ${baseUrl} (\`base-url\`) refused \`token\` (${reason}): sync-statuses read no more runs and left every status pending. Give it a token of the project whose runs the statuses name.`;
+}
+
+/** Every run read answered 404 from something that is not the service: `base-url` is wrong. */
+export function notTheServiceMessage(baseUrl: string, reason: string): string {
+  return `\`base-url\` ${baseUrl} does not answer as the service does (${reason}): sync-statuses left every status pending.`;
+}
+
+/** Every run read answered 403 or 404, and the address and the token are the service's. */
+export function unreadableRunsWarning(count: number, host: string): string {
+  return `None of the ${count} ${count === 1 ? 'run' : 'runs'} read at ${host} could be read with \`token\` (403 or 404): it may belong to another project than the runs the statuses name (or the runs were deleted). Their statuses stay pending; the summary lists them.`;
+}
+
+/** The service could not be reached: no more runs read this call. */
+export function unreachableWarning(host: string, reason: string, notRead: number): string {
+  const more = notRead > 0 ? ` (${notRead} more ${notRead === 1 ? 'run' : 'runs'} not read)` : '';
+  return `The service at ${host} could not be reached (${reason}): sync-statuses read no more runs this call${more} and left their statuses pending for the next call.`;
+}
+
+/** GitHub refused `github-token` or a permission: the step fails. */
+export function gitHubRefusedMessage(words: string): string {
+  return `${words}. sync-statuses changed no status it could not post; the others stay pending.`;
+}
+
+/** A limit, a failing or unreachable GitHub: the call's GitHub work stopped. */
+export function gitHubStoppedWarning(words: string): string {
+  return `${words}: sync-statuses stopped its GitHub requests for this call; what it did not post stays pending for the next call.`;
+}
+
+/** Pending statuses of this action's marker that another account posted: left alone. */
+export function othersWarning(others: readonly string[], login: string): string {
+  const names = others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '');
+  return `Pending statuses with this action's marker posted by ${names} were left alone: sync-statuses settles only those of \`github-token\`'s account (${login}).`;
+}
