@@ -396,7 +396,6 @@ describe('sync-statuses against GitHub as it answers (issue 39)', () => {
       return answer(method, path, headers, raw);
     };
     try {
-      world.sim.setJobBehaviour('e2e', { outcome: 'failure' });
       const run = await sync();
       expect(run.exitCode).toBe(0);
     } finally {
