@@ -13,6 +13,11 @@ import {
   NO_REPOSITORY,
   UNKNOWN_TOKEN_ACCOUNT,
   renderSyncSummary,
+  gitHubStoppedWarning,
+  notTheServiceMessage,
+  tokenRefusedMessage,
+  unreachableWarning,
+  unreadableRunsWarning,
 } from '../../src/runs/report/sync-summary.js';
 import {
   CANCELLED_BEFORE_DISPATCH,
@@ -588,6 +593,28 @@ describe('the other sections', () => {
         '',
         '',
       ),
+    );
+  });
+});
+
+describe("sync-statuses' failure sentences and warnings", () => {
+  test('the service, its token, GitHub stopping the call', () => {
+    expect(
+      tokenRefusedMessage('https://svc.example.com', 'The access token was rejected (401 Unauthorized)'),
+    ).toBe(
+      'The service at https://svc.example.com (`base-url`) refused `token` (The access token was rejected (401 Unauthorized)): sync-statuses read no more runs and left every status pending. Give it a token of the project whose runs the statuses name.',
+    );
+    expect(notTheServiceMessage('https://example.com', 'it answered 404 in HTML')).toBe(
+      '`base-url` https://example.com does not answer as the service does (it answered 404 in HTML): sync-statuses left every status pending.',
+    );
+    expect(unreadableRunsWarning(2, 'svc.example.com')).toBe(
+      'None of the 2 runs read at svc.example.com could be read with `token` (403 or 404): it may belong to another project than the runs the statuses name (or the runs were deleted). Their statuses stay pending; the summary lists them.',
+    );
+    expect(unreachableWarning('svc.example.com', 'no complete answer within 10 s', 3)).toBe(
+      'The service at svc.example.com could not be reached (no complete answer within 10 s): sync-statuses read no more runs this call (3 more runs not read) and left their statuses pending for the next call.',
+    );
+    expect(gitHubStoppedWarning("GitHub's API failed (502)")).toBe(
+      "GitHub's API failed (502): sync-statuses stopped its GitHub requests for this call; what it did not post stays pending for the next call.",
     );
   });
 });

@@ -166,6 +166,9 @@ describe('sync-statuses', () => {
       expect(github.latest(head, 'svc/gate')?.state).toBe('success');
       expect(run.summary).toContain('**Refused**');
       expect(run.summary).toContain('posted by mallory');
+      expect(warningTexts(run)).toEqual([
+        "Pending statuses with this action's marker posted by mallory were left alone: sync-statuses settles only those of `github-token`'s account (github-actions[bot]).",
+      ]);
     });
 
     it('a run the token cannot read stays pending (the fail-safe rule); a run of another commit: error, never success', async () => {
@@ -402,5 +405,36 @@ describe('sync-statuses against GitHub as it answers (issue 39)', () => {
       github.answer = answer;
     }
     expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${rerun} gh:901/2]`);
+  });
+
+  it('a 422 on one commit does not stop the others; a 502 page from GitHub stops the call with a warning, never "Unexpected error"', async () => {
+    github.addPullRequest({ number: 8, head: other });
+    const elsewhere = await runStep('run-workflow', {
+      inputs: {
+        ...world.api,
+        workflow: 'pipeline.yml',
+        'git-ref': 'other',
+        wait: 'false',
+        'commit-statuses': 'true',
+        'github-token': SYNC_TOKEN,
+      },
+      env: { ...syncEnv(fixture), GITHUB_EVENT_NAME: 'pull_request' },
+    });
+    await runEnded(elsewhere.outputs['run-id']);
+    await gateLeft();
+    github.nextStatusAnswers = [{ status: 422, message: 'Validation Failed' }];
+    const run = await sync();
+    expect(run.exitCode).toBe(0);
+    // The first commit's posts stay pending, the other commit's are settled.
+    const states = [github.states(head)['svc/pipeline'], github.states(other)['svc/pipeline']].sort();
+    expect(states).toEqual(['pending', 'success']);
+    expect(run.summary).toContain('GitHub refused the post');
+    expect(run.stdout).not.toContain('Unexpected error');
+
+    github.nextStatusAnswers = [{ status: 502, message: '<html>Unicorn!</html>' }];
+    const failing = await sync();
+    expect(failing.exitCode).toBe(0);
+    expect(warningTexts(failing)).toEqual([expect.stringContaining("GitHub's API failed (502)")]);
+    expect(failing.stdout).not.toContain('Unexpected error');
   });
 });
