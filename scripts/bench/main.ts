@@ -7,7 +7,7 @@
  * absolute. It exits 1 when a budget is missed or a measurement could not be made, so a missed
  * budget is never read past. Each figure is measured by a module of
  * scripts/bench/ (size, startup, readiness, requests, big-run, early-start, huge-answer, huge-run,
- * status-posts, gate-cost, cli), in that order.
+ * status-posts, gate-cost, github-side, cli), in that order.
  *
  *   npm run bench                 # about a minute
  *   npm run bench -- --with-cli   # also installs the service's CLI (eas-cli) from the registry
@@ -27,6 +27,7 @@ import { sizes } from './size.js';
 import { bare, startup } from './startup.js';
 import { statusPosts } from './status-posts.js';
 import { gateCost } from './gate-cost.js';
+import { githubSide } from './github-side.js';
 import { median, ms, note, print, setBaseline } from './table.js';
 import { createWorld } from './world.js';
 
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     await hugeRun(world);
     await statusPosts(world);
     await gateCost();
+    await githubSide();
     cli(ours);
   } finally {
     await world.sim.close();
