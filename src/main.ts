@@ -80,16 +80,17 @@ export async function run(command?: CommandName, io: ActionIO = createCoreIO()):
     stopListening();
   }
   if (!comment) return;
+  // Decided by the inputs, not the outcome: a dry run that failed tells GitHub nothing either.
+  if (comment.withheld) return io.info(comment.withheld);
   if (cancellation.signal.aborted)
     return io.info('The step was cancelled; no pull request comment was posted.');
-  // A dry run tells GitHub nothing: its comment would replace the real gate's.
-  if (outputs.outcome === 'dry-run') return io.info('Dry run: no pull request comment was posted.');
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
     {
       kind: comment.kind,
       subject: comment.subject,
       variant: comment.variant,
+      leg: comment.leg,
       outputs,
       failed,
       preview: previewOutput(outputs),

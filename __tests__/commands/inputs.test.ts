@@ -364,6 +364,8 @@ describe('run-workflow', () => {
       kind: 'run-workflow',
       subject: 'e2e.yml',
       variant: expect.stringMatching(/^[0-9a-f]{10}$/),
+      // Without status-context, the heading names the leg by the same hash.
+      leg: { settingsHash: invocation.comment?.variant },
       githubToken: 'gh_env',
     });
   });

@@ -723,16 +723,17 @@ describe('dry-run (__tests__/runs/dry-run.test.ts)', () => {
 
   const dryRun = (inputs: Record<string, string>) => workspaceDryRun(BUNDLES, fixture, inputs);
 
-  it('a good address and token: passes after one read of a random version-4 run id, and creates nothing', async () => {
+  it('a good address and token: passes after a read of a random version-4 run id and one by an id that is not a UUID, and creates nothing', async () => {
     const result = await dryRun({});
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toEqual({ outcome: 'dry-run' });
     const requests = apiRequests(world.sim);
-    expect(requests).toHaveLength(1);
+    expect(requests).toHaveLength(2);
     expect(requests[0]).toMatch(V4_RUN_READ);
+    expect(requests[1]).toBe('GET /v2/workflows/runs/not-a-uuid');
     expect(world.sim.runs()).toEqual([]);
     expect(renderLog(result.stdout)).toContain(
-      `answered a read of a run that does not exist as the service does (404), so it accepted the token.`,
+      `answered a read of a run that does not exist (404) and a read by an id that is not a UUID (400) as the service does, so it accepted the token.`,
     );
   });
 });
@@ -955,7 +956,10 @@ describe('markdown-structure (__tests__/text/markdown-structure.test.ts)', () =>
     expect(comment.problems).toEqual([]);
     expect(comment.emptyCells).toEqual([]);
     expect(comment.headings).toEqual([]);
-    expect(comment.paragraphs[0]).toBe('svc · Workflow run gate.yml: ❌ the step failed');
+    // The leg named by a hash of its settings (no status-context), as two matrix legs need.
+    expect(comment.paragraphs[0]).toMatch(
+      /^svc · Workflow run gate\.yml · settings [0-9a-f]{10}: ❌ the step failed$/,
+    );
     expect(comment.tables.map((table) => table.header)).toEqual([
       ['Run', 'Status'],
       ['Job', 'Status'],

@@ -34,7 +34,7 @@ test('npm run recipe of the gate recipe leaves its sticky comment on the pull re
   });
   const view = stdout.slice(stdout.indexOf('The pull request, as GitHub would show it:'));
   expect(view).toMatch(
-    / {2}by github-actions\[bot\]:\n {4}\*\*svc\*\* · Workflow run `e2e\.yml`: ✅ the step succeeded$/m,
+    / {2}by github-actions\[bot\]:\n {4}\*\*svc\*\* · Workflow run `e2e\.yml` · settings `[0-9a-f]{10}`: ✅ the step succeeded$/m,
   );
   expect(stdout).not.toMatch(/Warning:/);
 }, 120_000);

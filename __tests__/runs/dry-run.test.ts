@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IN_PROCESS, type StepOptions } from '../../testkit/runner/in-process.js';
 import { structure } from '../../testkit/docs/markdown-structure.js';
-import { apiRequests, type World } from '../../testkit/world/world.js';
+import { apiRequests, serviceRequests, type World } from '../../testkit/world/world.js';
 import type { GitWorkspace } from '../../testkit/world/git-workspace.js';
 import {
   closeWorkspaceWorld,
@@ -76,6 +76,42 @@ describe('the address and the token, by one read that creates nothing', () => {
       );
       expect(error).toContain(said);
     });
+  });
+
+  it.each([
+    ['answers every path 404 as GitHub does', '', "the address is another server's"],
+    [
+      'has a path the service does not have',
+      '/api',
+      "the path /api of the base URL is not the service's, or the address is another server's",
+    ],
+  ])(
+    "an address that %s passes the random id's read but not the read by an id that is not a UUID (the spec's 400)",
+    async (_name, path, blamed) => {
+      const body = JSON.stringify({
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+      });
+      await answering(404, 'application/json; charset=utf-8', body, async (origin) => {
+        const base = `${origin}${path}`;
+        const result = await dryRun({ 'base-url': base });
+        expect(result.exitCode).toBe(1);
+        expect(errorOf(result)).toBe(
+          `Dry run: \`base-url\` ${base} did not answer as the service does: it answered a read of a run by an id that is not a UUID with 404, where the service answers 400 (an id that is not a UUID): ${blamed}. Nothing was dispatched.`,
+        );
+      });
+    },
+  );
+
+  it('the service passes both reads: 404 for a random id, 400 for an id that is not a UUID', async () => {
+    const result = await dryRun({});
+    expect(result.exitCode).toBe(0);
+    const requests = serviceRequests(world.sim);
+    expect(requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+      expect.stringMatching(/^GET \/v2\/workflows\/runs\/[0-9a-f-]{36} 404$/),
+      'GET /v2/workflows/runs/not-a-uuid 400',
+    ]);
+    expect(world.sim.runs()).toEqual([]);
   });
 
   it('an address that is not the service fails, naming base-url', async () => {
@@ -171,7 +207,7 @@ test('the summary lists what was checked and what only a real dispatch can tell,
   expect(shown.paragraphs).toEqual([
     'Checked',
     'The inputs are valid.',
-    `The service at ${world.sim.url} answered a read of a run that does not exist as the service does (404), so it accepted the token.`,
+    `The service at ${world.sim.url} answered a read of a run that does not exist (404) and a read by an id that is not a UUID (400) as the service does, so it accepted the token.`,
     'Not checked',
     `The workflow file: the workspace ${scratch} is not a git repository with a checked-out commit.`,
     'jobs (build) could not be checked before the dispatch (the workflow file was not checked). A dry run cannot check it otherwise; a checkout of the commit git-ref names (actions/checkout with ref: main) before this step lets it be checked before the dispatch.',

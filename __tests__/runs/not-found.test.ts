@@ -116,6 +116,28 @@ describe('session and run 404s, and the dispatch 403', () => {
   );
 });
 
+test('a dispatch 404 behind a base URL with a path names base-url beside git-ref and workflow', async () => {
+  // A gateway that serves other things under /api answers the dispatch with a 404 in the service's shape.
+  const server: Server = createServer((_req, res) => {
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ errors: [{ code: 'NOT_FOUND', message: 'Not found' }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const result = await runStep('run-workflow', {
+      inputs: { ...world.api, 'base-url': base, workflow: 'e2e.yml', 'git-ref': 'main' },
+    });
+    expect(result.exitCode).toBe(1);
+    expect(errorOf(result)).toContain(
+      "the Git ref main (`git-ref`) does not exist in the repository linked to the project, or the workflow file e2e.yml (`workflow`) is not on that ref, or the path /api of the base URL (`base-url`) is not the service's",
+    );
+  } finally {
+    server.close();
+  }
+});
+
 test('a 400 shows every error entry the service sent, not only the first', async () => {
   const server: Server = createServer((_req, res) => {
     res.writeHead(400, { 'content-type': 'application/json' }).end(

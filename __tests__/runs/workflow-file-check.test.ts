@@ -180,7 +180,7 @@ describe('run-workflow: `jobs` in the service words, what was not checked, and d
     expect(checked.stdout).not.toContain('could not be checked');
   });
 
-  it('dry-run: every check, then outcome dry-run, one read and nothing created', async () => {
+  it('dry-run: every check, then outcome dry-run, two reads and nothing created', async () => {
     const [good, badJobs, unchecked] = await Promise.all([
       dispatch({ 'dry-run': 'true', jobs: 'type:build' }),
       dispatch({ 'dry-run': 'true', jobs: 'type:submit' }),
@@ -190,7 +190,7 @@ describe('run-workflow: `jobs` in the service words, what was not checked, and d
     expect(good.exitCode).toBe(0);
     expect(good.outputs).toEqual({ outcome: 'dry-run' });
     expect(good.stdout).toContain(
-      `Dry run: nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment). Checked: The inputs are valid. git-ref ${sha} is commit ${sha} in the workspace. .eas/workflows/gate.yml at ${sha.slice(0, 12)} accepts the inputs and jobs. The service at ${world.sim.url} answered a read of a run that does not exist as the service does (404), so it accepted the token. Not checked: Only a real dispatch can tell`,
+      `Dry run: nothing was dispatched, and nothing was written to GitHub (no commit status, no pull request comment). Checked: The inputs are valid. git-ref ${sha} is commit ${sha} in the workspace. .eas/workflows/gate.yml at ${sha.slice(0, 12)} accepts the inputs and jobs. The service at ${world.sim.url} answered a read of a run that does not exist (404) and a read by an id that is not a UUID (400) as the service does, so it accepted the token. Not checked: Only a real dispatch can tell`,
     );
     expect(good.summary).toMatch(/### Workflow run gate\\?\.yml: 🧪 checked, not dispatched \(`dry-run`\)/);
 
@@ -203,9 +203,9 @@ describe('run-workflow: `jobs` in the service words, what was not checked, and d
     expect(unchecked.stdout).toContain(
       `\`jobs\` (build_ios) could not be checked before the dispatch: the workspace ${notARepository} is not a git repository with a checked-out commit. A dry run cannot check it otherwise; a checkout of the commit git-ref names`,
     );
-    // Nothing was created: one read of a run that does not exist per passing step, no dispatch.
+    // Nothing was created: two reads of runs that do not exist per passing step, no dispatch.
     expect(apiRequests(world.sim).filter((line) => line.startsWith('POST'))).toEqual([]);
-    expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(2);
+    expect(apiRequests(world.sim).filter((line) => line.startsWith('GET'))).toHaveLength(4);
     expect(world.sim.runs()).toEqual([]);
   });
 });

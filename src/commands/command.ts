@@ -9,7 +9,7 @@ import type { ActionIO } from '../runner/io.js';
 import { outputWriter, type OutputName, type OutputTable, type OutputWriter } from '../runner/outputs.js';
 import type { ServiceClient } from '../service/client.js';
 import type { InputNote } from '../inputs/parsers.js';
-import type { CommentKind } from '../github/comment-body.js';
+import type { CommentKind, CommentLeg } from '../github/comment-body.js';
 import {
   InputError,
   readTable,
@@ -56,8 +56,18 @@ export interface CommandDefinition<T extends InputTable, O extends OutputTable> 
    * sticky comment (`kind` and `subject`) and what its heading names. `source`
    * tells an input the user gave from one a default filled in.
    */
-  comment?(values: Values<T>, source: InputSource): { kind: CommentKind; subject: string; variant?: string };
+  comment?(values: Values<T>, source: InputSource): CommentKey;
   run(values: Values<T>, context: CommandContext<OutputName<O>>): Promise<void>;
+}
+
+/** Which sticky comment a step writes, and what its heading names. */
+export interface CommentKey {
+  kind: CommentKind;
+  subject: string;
+  variant?: string;
+  leg?: CommentLeg;
+  /** Why this step writes no comment whatever its outcome (a dry run tells GitHub nothing), logged instead. */
+  withheld?: string;
 }
 
 /** A command's inputs read and checked, ready to run. */
@@ -66,7 +76,7 @@ export interface Invocation {
   values: Readonly<Record<string, unknown>>;
   run(context: RunContext): Promise<void>;
   /** Present when the step asked for a pull-request comment (`comment: true`). */
-  comment?: { kind: CommentKind; subject: string; variant?: string; githubToken?: string };
+  comment?: CommentKey & { githubToken?: string };
   /** The service's base URL, for commands that call it. */
   baseUrl?: string;
   /** Advice on valid inputs, to log before the command runs. */

@@ -57,7 +57,8 @@ export const runWorkflow = defineCommand({
       description:
         '`true`: make every check that creates nothing (the inputs; ' +
         'with a checkout of the commit, that the workflow file is there and takes `inputs` and `jobs`; ' +
-        'one read of a run that does not exist, for the address and the token), then stop with outcome `dry-run`: ' +
+        'two reads that create nothing, of a run that does not exist (the service answers 404) and of a run by an id that is not a UUID (400), ' +
+        'for the address and the token), then stop with outcome `dry-run`: ' +
         "nothing is dispatched. The summary says what only a real dispatch can tell (the project and the token's access to it).",
       default: 'false',
       parse: parse.boolean,
@@ -96,15 +97,23 @@ export const runWorkflow = defineCommand({
   ],
   // One sticky comment per dispatch of this workflow with these settings: stable across pushes
   // (the default git-ref, the head commit, is not in the key), apart for two matrix legs.
-  comment: (values, source) => ({
-    kind: 'run-workflow',
-    subject: values.workflow,
-    variant: shortHash({
+  // Its heading names the leg by status-context, else by that hash. A dry run, whatever its outcome,
+  // writes none: its comment would replace the real gate's.
+  comment: (values, source) => {
+    const variant = shortHash({
       inputs: values.inputs ?? null,
       appId: values['app-id'],
       gitRef: source.input('git-ref').trim() ? values['git-ref'] : null,
-    }),
-  }),
+    });
+    const context = values['status-context'];
+    return {
+      kind: 'run-workflow',
+      subject: values.workflow,
+      variant,
+      leg: context ? { statusContext: context } : { settingsHash: variant },
+      ...(values['dry-run'] ? { withheld: 'Dry run: no pull request comment was posted.' } : {}),
+    };
+  },
 
   run: (values, context) =>
     withOutcome(context.outputs, context.signal, async () => {

@@ -39,7 +39,7 @@ export const waitForRun = defineCommand({
   },
   outputs: RUN_OUTPUTS,
   // With `comment: true` it also keeps this gate's pull-request comment apart from another's.
-  advice: (values) => (values.comment ? [] : statusContextAdvice(values)),
+  advice: statusContextAdvice,
   rules: (values) => [
     ...(values['commit-statuses'] && !values['status-context']
       ? [
@@ -55,6 +55,7 @@ export const waitForRun = defineCommand({
     kind: 'wait-for-run',
     subject: gateName(values.jobs, source.env),
     variant: values['status-context'],
+    leg: values['status-context'] ? { statusContext: values['status-context'] } : undefined,
   }),
 
   run: (values, context) =>

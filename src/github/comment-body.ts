@@ -40,12 +40,20 @@ const KINDS = {
 
 export type CommentKind = keyof typeof KINDS;
 
+/**
+ * What tells this step's comment from another leg's of one matrix, in its heading: the leg's
+ * `status-context`, else a short hash of its settings (never their values: inputs may be secrets).
+ */
+export type CommentLeg = { statusContext: string } | { settingsHash: string };
+
 export interface CommentReport {
   kind: CommentKind;
   /** What the comment is about, for the marker and the heading: a workflow file, a gate, a session name. */
   subject: string;
   /** What tells two steps of one subject apart (two matrix legs), in the marker only. */
   variant?: string;
+  /** The leg's name for the heading, when the command has one (see CommentLeg). */
+  leg?: CommentLeg;
   /** The step's outputs as it set them (run-id, run-url, status, jobs; session-id, session-url, …). */
   outputs: Record<string, string>;
   /** Whether the step failed. */
@@ -78,9 +86,14 @@ export function renderComment(
   // percent-encodes `(`, `)`, `|`, `\`; Markdown escapes `_`), and then no redaction finds it.
   const report = redactDeep(given, io.redact);
   const kind = KINDS[report.kind];
-  const what = `${kind.heading} ${markdownCode(report.subject, 120)}`;
+  const what = `${kind.heading} ${markdownCode(report.subject, 120)}${legLabel(report.leg)}`;
   const lines = [commentMarker(report), `**svc** · ${what}: ${outcome(report, env)}`, ''];
   lines.push(...kind.table(report));
+  if (report.leg && 'settingsHash' in report.leg)
+    lines.push(
+      `Settings ${markdownCode(report.leg.settingsHash, 12)} name this comment: each leg of a matrix that dispatches this workflow with other settings has its own. Set \`status-context\` to name the legs.`,
+      '',
+    );
   const run = githubRunUrl(env);
   if (run)
     lines.push(
@@ -100,6 +113,13 @@ export function renderComment(
   let body = io.redact(lines.join('\n'));
   if (body.length > MAX_BODY) body = `${body.slice(0, MAX_BODY)}\n\n… (truncated)`;
   return body;
+}
+
+/** The heading's words for the leg: its status context, or the hash of its settings. */
+function legLabel(leg: CommentLeg | undefined): string {
+  if (!leg) return '';
+  if ('statusContext' in leg) return ` · ${markdownCode(leg.statusContext, 80)}`;
+  return ` · settings ${markdownCode(leg.settingsHash, 12)}`;
 }
 
 /** The heading's outcome: the step's, or once the job has ended, what became of the device. */

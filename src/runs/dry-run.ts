@@ -13,6 +13,7 @@ import type { ServiceClient } from '../service/client.js';
 import { ServiceError } from '../service/errors.js';
 import { ActionFailure } from '../errors.js';
 import { oneLine } from '../text/one-line.js';
+import { basePathOf } from '../service/base-url.js';
 import { RunFailure } from './outcome.js';
 import type { DispatchCheck, Planned } from './dispatch-check.js';
 import {
@@ -53,7 +54,11 @@ export async function dryRun(
   };
 }
 
-/** One read that creates nothing; what it shows of the base URL and the token, or a failure naming the wrong one. */
+/**
+ * Two reads that create nothing; what they show of the base URL and the token, or a failure naming
+ * the wrong one. A random UUID's 404 alone is what any server that answers every path with a 404
+ * sends; the spec's 400 for an id that is not a UUID is the service's own.
+ */
 async function readAsTheServiceDoes(context: DryRunContext): Promise<string> {
   const { client, deadline, signal } = context;
   const base = oneLine(context.baseUrl, 200);
@@ -62,13 +67,55 @@ async function readAsTheServiceDoes(context: DryRunContext): Promise<string> {
   } catch (error) {
     if (!(error instanceof Error)) throw error;
     if (signal.aborted) throw new RunFailure(CANCELLED_DURING_DRY_RUN, 'interrupted');
-    if (error instanceof ServiceError && error.status === 404 && !error.baseUrlAdvice)
-      return `The service at ${base} answered a read of a run that does not exist as the service does (404), so it accepted the token.`;
-    if (error instanceof ServiceError && tokenRefused(error))
-      throw new ActionFailure(dryRunTokenRefusedMessage(context.baseUrl, error.message));
-    throw new ActionFailure(dryRunNotTheServiceMessage(context.baseUrl, error.message));
+    if (!(error instanceof ServiceError && error.status === 404 && !error.baseUrlAdvice))
+      throw refusal(context, error);
+    await readByIdNotAUuid(context);
+    return `The service at ${base} answered a read of a run that does not exist (404) and a read by an id that is not a UUID (400) as the service does, so it accepted the token.`;
   }
-  return `The service at ${base} answered a read and accepted the token.`;
+  // The service never has a run of a random id: whatever answered 200 is not it.
+  throw new ActionFailure(
+    dryRunNotTheServiceMessage(
+      context.baseUrl,
+      'it answered a read of a run that cannot exist (a random id) with a run',
+    ),
+  );
+}
+
+/** The second read: only the spec's 400 passes. */
+async function readByIdNotAUuid(context: DryRunContext): Promise<void> {
+  const { client, deadline, signal } = context;
+  try {
+    await client.readRunByIdNotAUuid({ deadline, signal });
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    if (signal.aborted) throw new RunFailure(CANCELLED_DURING_DRY_RUN, 'interrupted');
+    if (error instanceof ServiceError && error.status === 400 && error.code !== 'UNAUTHORIZED_ERROR') return;
+    if (error instanceof ServiceError && error.status === 404)
+      throw new ActionFailure(dryRunNotTheServiceMessage(context.baseUrl, notFoundForBadId(context.baseUrl)));
+    throw refusal(context, error);
+  }
+  throw new ActionFailure(
+    dryRunNotTheServiceMessage(
+      context.baseUrl,
+      'it answered a read of a run by an id that is not a UUID with a run, where the service answers 400',
+    ),
+  );
+}
+
+/** A 404 where the spec answers 400: another server, or a path in front of the service's. */
+function notFoundForBadId(baseUrl: string): string {
+  const path = basePathOf(baseUrl);
+  const where = path
+    ? `the path ${oneLine(path, 100)} of the base URL is not the service's, or the address is another server's`
+    : "the address is another server's";
+  return `it answered a read of a run by an id that is not a UUID with 404, where the service answers 400 (an id that is not a UUID): ${where}`;
+}
+
+/** The token's fault (401, 403, 400 UNAUTHORIZED_ERROR) or else the base URL's. */
+function refusal(context: DryRunContext, error: Error): ActionFailure {
+  if (error instanceof ServiceError && tokenRefused(error))
+    return new ActionFailure(dryRunTokenRefusedMessage(context.baseUrl, error.message));
+  return new ActionFailure(dryRunNotTheServiceMessage(context.baseUrl, error.message));
 }
 
 function tokenRefused(error: ServiceError): boolean {

@@ -35,7 +35,8 @@ const statusContext = {
   description:
     'Replaces the `svc/<workflow>` prefix of the commit statuses (for the same workflow dispatched from ' +
     'several matrix legs or with several inputs): `<status-context>` for the run, ' +
-    '`<status-context>/<job key>` for each job. Letters, digits and `_` `.` `/` `:` `-`, at most 60.',
+    "`<status-context>/<job key>` for each job; with `comment: true`, the pull-request comment's heading names the leg by it. " +
+    'Letters, digits and `_` `.` `/` `:` `-`, at most 60.',
   hint: 'a status context such as `svc/e2e-ios`.',
   parse: (value: string, name: string) => {
     if (STATUS_CONTEXT.test(value)) return value;
@@ -60,12 +61,16 @@ function characterName(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `status-context` names commit statuses: without `commit-statuses: true` there are none. */
+/**
+ * `status-context` names commit statuses, and the comment's leg: without `commit-statuses: true`
+ * or `comment: true` it names nothing.
+ */
 export function statusContextAdvice(values: {
   'commit-statuses'?: boolean;
   'status-context'?: string;
+  comment?: boolean;
 }): InputNote[] {
-  if (!values['status-context'] || values['commit-statuses']) return [];
+  if (!values['status-context'] || values['commit-statuses'] || values.comment) return [];
   return [
     {
       level: 'warning',

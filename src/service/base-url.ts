@@ -31,6 +31,15 @@ function wrongBaseUrl(base: URL, path: string): string {
   return `The base URL ${base.origin}${path} is probably wrong: ${what}. Give the service's API address, such as https://api.example.com, without /v2 or a page path.`;
 }
 
+/** The base URL's path without its final slashes; '' for none or an address that does not parse. */
+export function basePathOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
 /** The host a step talks to, for the first log line ("… at api.example.com"). */
 export function hostOf(baseUrl: string): string {
   try {

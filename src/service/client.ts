@@ -17,6 +17,7 @@ import {
 } from './contract.js';
 import { ResponseFormatError } from './errors.js';
 import { oneLine } from '../text/one-line.js';
+import { basePathOf } from './base-url.js';
 import { ServiceHttp, type HttpSettings } from './http.js';
 import type { ZodMiniType } from 'zod/mini';
 
@@ -30,9 +31,12 @@ interface CallLimits {
 
 export class ServiceClient {
   private readonly http: ServiceHttp;
+  /** The base URL's path ('' for none): a prefix the service may not have, which a dispatch's 404 names. */
+  private readonly basePath: string;
 
   constructor(settings: HttpSettings) {
     this.http = new ServiceHttp(settings);
+    this.basePath = basePathOf(settings.baseUrl);
   }
 
   dispose(): void {
@@ -44,7 +48,7 @@ export class ServiceClient {
       operation: `Dispatching workflow ${request.fileName}`,
       what: 'run',
       path: '/v2/workflows/dispatch',
-      notFound: dispatchNotFound(request),
+      notFound: dispatchNotFound(request, this.basePath),
       forbidden: dispatchForbidden(request.appId),
     };
     return this.create(call, request, dispatchedRunSchema, limits);
@@ -77,6 +81,23 @@ export class ServiceClient {
       forbidden: SESSION_ROLE,
     };
     return this.byId(sessionId, { ...call, schema: deviceSessionSchema }, limits);
+  }
+
+  /**
+   * A read of a run by an id that is not a UUID, which the spec answers 400: the dry run's second
+   * read, because a server that answers every path with a 404 (GitHub's `{"message":"Not Found"}`,
+   * a gateway under a path) answers the first one, of a random UUID, as the service does. The id is
+   * a fixed word of plain letters, so the path goes nowhere else. Resolves only on a 2xx.
+   */
+  async readRunByIdNotAUuid(limits: CallLimits = {}): Promise<void> {
+    await this.http.request({
+      operation: `Reading workflow run ${NOT_A_UUID} (an id that is not a UUID)`,
+      method: 'GET',
+      path: `/v2/workflows/runs/${NOT_A_UUID}`,
+      idempotent: true,
+      schema: workflowRunSchema,
+      ...limits,
+    });
   }
 
   /** Stop is idempotent on the service (a terminal session is returned unchanged), so it is retried like a read. */
@@ -166,11 +187,21 @@ const SESSION_ROLE =
  */
 const noSuch = (what: string): string => `Not found (404): there is no ${what} with that id`;
 
-/** The spec's 404 of a dispatch: the ref, or the file on it, is not in the project's repository. */
-function dispatchNotFound(request: DispatchRequest): string {
+/** The id of the dry run's second read: no UUID, and nothing a path could misread. */
+const NOT_A_UUID = 'not-a-uuid';
+
+/**
+ * The spec's 404 of a dispatch: the ref, or the file on it, is not in the project's repository. A
+ * base URL with a path may also put a server's 404 in the service's shape there (a gateway that
+ * serves other things under /api), so its path is named too: the user may have typed either.
+ */
+function dispatchNotFound(request: DispatchRequest, basePath: string): string {
+  const orPath = basePath
+    ? `, or the path ${oneLine(basePath, 100)} of the base URL (\`base-url\`) is not the service's`
+    : '';
   return (
     `Not found (404): the Git ref ${oneLine(request.gitRef, 100)} (\`git-ref\`) does not exist in the repository linked to the project, ` +
-    `or the workflow file ${oneLine(request.fileName, 100)} (\`workflow\`) is not on that ref`
+    `or the workflow file ${oneLine(request.fileName, 100)} (\`workflow\`) is not on that ref${orPath}`
   );
 }
 

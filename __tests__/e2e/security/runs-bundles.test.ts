@@ -156,8 +156,11 @@ describe('huge-workflow-file (__tests__/security/huge-workflow-file.test.ts)', (
     expect(result.stdout).toContain(
       `Not checked: The workflow file: .eas/workflows/huge.yml at ${workspace.headSha.slice(0, 12)} has over 100,000 YAML nodes.`,
     );
-    // Nothing created: the dry run's one read of a run that does not exist.
-    expect(apiRequests(world.sim)).toEqual([expect.stringMatching(/^GET \/v2\/workflows\/runs\//)]);
+    // Nothing created: the dry run's two reads of runs that do not exist.
+    expect(apiRequests(world.sim)).toEqual([
+      expect.stringMatching(/^GET \/v2\/workflows\/runs\//),
+      'GET /v2/workflows/runs/not-a-uuid',
+    ]);
   });
 
   // A signal needs a process of the step's own: kept whole here.
