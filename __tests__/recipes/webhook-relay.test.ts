@@ -69,7 +69,9 @@ function spawnRelay(env: Record<string, string | undefined>): ChildProcess {
 
 /** The README's relay, exactly as the reader copies it, started in `dir` (its file of events there). */
 async function startRelay(): Promise<void> {
-  relay = spawnRelay({ PORT: String(port) });
+  // Every request of these tests comes from 127.0.0.1, up to 32 at once: no bound per address here
+  // (the default's own test starts a relay of its own).
+  relay = spawnRelay({ PORT: String(port), RELAY_MAX_PER_ADDRESS: '0' });
   relay.stdout?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
   relay.stderr?.on('data', (chunk: Buffer) => (relayLog += chunk.toString()));
   await untilListening();
@@ -135,14 +137,14 @@ async function buildAndDeliver(): Promise<void> {
   await runAndDeliver(world.sim, world.project, world.token, 'webhook.yml');
 }
 
-/** The relay workflow run on the repository_dispatch event GitHub made of `dispatch`. */
-function handle(dispatch: ReceivedDispatch): Promise<WorkflowResult> {
+/** The relay workflow run on the repository_dispatch event GitHub made of `dispatch` (GitHub's API at `apiUrl`). */
+function handle(dispatch: ReceivedDispatch, apiUrl = github.url): Promise<WorkflowResult> {
   return runWorkflow(RELAY_WORKFLOW.text, {
     secrets: { SVC_WEBHOOK_SECRET: SECRET },
     github: {
       event_name: 'repository_dispatch',
       repository: 'acme/app',
-      api_url: github.url,
+      api_url: apiUrl,
       event: { action: dispatch.event_type, client_payload: dispatch.client_payload as never },
     },
   });
@@ -184,9 +186,39 @@ async function logged(count: number): Promise<string[]> {
   return logLines();
 }
 
+/**
+ * How many requests of one kind of refusal `lines` account for: a line of that kind is one, and the
+ * count line the relay writes after a second of them ("<kind>: N more in the last second") is N.
+ */
+function accountedFor(lines: string[], kind: string): number {
+  let total = 0;
+  for (const line of lines) {
+    const more = new RegExp(`^\\S+Z ${escaped(kind)}: (\\d+) more in the last second$`).exec(line);
+    if (more) total += Number(more[1]);
+    else if (new RegExp(`^\\S+Z ${escaped(kind)}(?::| \\(from)`).test(line)) total++;
+  }
+  return total;
+}
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The relay's log once its lines account for `count` refusals of `kind` (see accountedFor). */
+async function loggedRefusals(kind: string, count: number): Promise<string[]> {
+  for (let tries = 0; accountedFor(logLines(), kind) < count && tries < 500; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return logLines();
+}
+
 /** A raw connection to the relay: what it answered and whether it closed, driven by its events. */
-function rawConnection(): { socket: Socket; closed: Promise<string> } {
-  const socket = connect(port, '127.0.0.1');
+function rawConnection(options: { to?: number; from?: string; allowHalfOpen?: boolean } = {}): {
+  socket: Socket;
+  closed: Promise<string>;
+} {
+  const socket = connect({
+    port: options.to ?? port,
+    host: '127.0.0.1',
+    localAddress: options.from,
+    allowHalfOpen: options.allowHalfOpen,
+  });
   let answer = '';
   socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
   socket.on('error', () => undefined);
@@ -254,10 +286,10 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
       expect(await repeat.text()).toBe(`already relayed: event ${key}\n`);
     }
     expect(github.dispatches).toHaveLength(2);
-    expect((await logged(3)).slice(1)).toEqual([
-      expect.stringMatching(new RegExp(` 200 already relayed: event ${key} \\(from \\S+\\)$`)),
-      expect.stringMatching(new RegExp(` 200 already relayed: event ${key} \\(from \\S+\\)$`)),
-    ]);
+    // Both logged: a line, and the second within its second counted.
+    const lines = (await loggedRefusals('200 already relayed', 2)).slice(1);
+    expect(accountedFor(lines, '200 already relayed')).toBe(2);
+    expect(lines[0]).toMatch(new RegExp(` 200 already relayed: event ${key} \\(from \\S+\\)$`));
   });
 
   it('unsigned or wrongly signed deliveries are answered 401 and never dispatched; one log line each, without body or signature', async () => {
@@ -272,10 +304,14 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     const answers = await Promise.all(forged.map(([body, signature]) => post(body, signature)));
     expect(answers.map((answer) => answer.status)).toEqual(forged.map(() => 401));
     expect(github.dispatches).toEqual([]);
-    expect(await logged(20)).toHaveLength(20);
-    for (const line of logLines()) {
-      expect(line).toMatch(/^\S+Z 401 svc-signature missing or wrong \(from \S+\)$/);
-    }
+    // At most a line a second, then a count: all 20 accounted for.
+    const lines = await loggedRefusals('401 svc-signature missing or wrong', 20);
+    expect(accountedFor(lines, '401 svc-signature missing or wrong')).toBe(20);
+    expect(lines[0]).toMatch(/^\S+Z 401 svc-signature missing or wrong \(from \S+\)$/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^\S+Z 401 svc-signature missing or wrong( \(from \S+\)|: \d+ more in the last second)$/,
+      );
     for (const [, signature] of forged) if (signature) expect(relayLog).not.toContain(signature.slice(5));
   });
 
@@ -291,7 +327,8 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
       [3, 413, false],
     ]);
     expect(github.dispatches).toEqual([]);
-    expect(await logged(3)).toHaveLength(3);
+    const tooLarge = '413 too large for a repository_dispatch event';
+    expect(accountedFor(await loggedRefusals(tooLarge, 3), tooLarge)).toBe(3);
   });
 
   it('the largest signed body the relay takes fits in client_payload (GitHub accepts it), one byte more is 413', async () => {
@@ -322,10 +359,8 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     for (const answer of await Promise.all([declared.closed, chunked.closed]))
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(github.dispatches).toEqual([]);
-    expect(await logged(2)).toEqual([
-      expect.stringMatching(/ 413 too large for a repository_dispatch event /),
-      expect.stringMatching(/ 413 too large for a repository_dispatch event /),
-    ]);
+    const tooLarge = '413 too large for a repository_dispatch event';
+    expect(accountedFor(await loggedRefusals(tooLarge, 2), tooLarge)).toBe(2);
   });
 
   it('a request slow to send its headers, or its body, is answered 408 and closed within seconds, not minutes', async () => {
@@ -336,10 +371,9 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     // Node's defaults keep both open for a minute and five; the relay closes them after 5 and 10 s.
     for (const answer of await Promise.all([headers.closed, body.closed]))
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(await logged(2)).toEqual([
-      expect.stringMatching(/ ERR_HTTP_REQUEST_TIMEOUT \(from \S+\)$/),
-      expect.stringMatching(/ ERR_HTTP_REQUEST_TIMEOUT \(from \S+\)$/),
-    ]);
+    const lines = await loggedRefusals('ERR_HTTP_REQUEST_TIMEOUT', 2);
+    expect(accountedFor(lines, 'ERR_HTTP_REQUEST_TIMEOUT')).toBe(2);
+    expect(lines[0]).toMatch(/ ERR_HTTP_REQUEST_TIMEOUT \(from \S+\)$/);
   }, 30_000);
 
   it(`at most ${MAX_CONNECTIONS} connections at once: one more is closed unanswered and logged, and served again once one closes`, async () => {
@@ -355,6 +389,78 @@ describe('the webhook relay of verify-webhook/README.md, as written', () => {
     for (const { socket } of open) socket.destroy();
     await Promise.all(open.map(({ closed }) => closed));
     await untilListening();
+  });
+
+  it('after its 408 a connection is destroyed: 32 clients that send a request line and keep their side open do not hold every slot', async () => {
+    // allowHalfOpen: each client takes the relay's end of the connection and never ends its own.
+    const stalled = Array.from({ length: MAX_CONNECTIONS }, () => rawConnection({ allowHalfOpen: true }));
+    for (const { socket } of stalled) socket.write('POST / HTTP/1.1\r\n');
+    const answered = stalled.map(
+      ({ socket }) =>
+        new Promise<string>((resolve) => {
+          let answer = '';
+          socket.on('data', (chunk: Buffer) => {
+            answer += chunk.toString();
+            if (answer.includes('\r\n\r\n')) resolve(answer);
+          });
+        }),
+    );
+    for (const answer of await Promise.all(answered)) expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    // Served again while every one of them is still open on its side (half-closed, the relay would be full).
+    await untilListening();
+    for (const { socket } of stalled) socket.destroy();
+    await Promise.all(stalled.map(({ closed }) => closed));
+  }, 30_000);
+
+  it('a flood of refusals is logged a line a second for each kind, then a count, not a line each', async () => {
+    const body = JSON.stringify({ id: randomUUID(), status: 'finished', buildDetailsPageUrl: 'x' });
+    const started = Date.now();
+    let sent = 0;
+    // Twenty at a time: under the 32 connections the relay holds.
+    for (let round = 0; round < 20; round++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => post(body, 'sha1=0')));
+      sent += answers.filter((answer) => answer.status === 401).length;
+    }
+    const seconds = Math.ceil((Date.now() - started) / 1000);
+    const kind = '401 svc-signature missing or wrong';
+    const lines = await loggedRefusals(kind, sent);
+    expect(sent).toBe(400);
+    expect(accountedFor(lines, kind)).toBe(400);
+    // A line and a count line for each second the flood lasted, at most.
+    expect(lines.length).toBeLessThanOrEqual(2 * (seconds + 1));
+    expect(github.dispatches).toEqual([]);
+  });
+
+  it('a 422 on its tag that is not "it exists" fails the release job with what GitHub said, and releases nothing', async () => {
+    await buildAndDeliver();
+    const finished = github.dispatches.find((d) => statusOf(bodyOf(d)) === 'finished')!;
+    // GitHub's 422 to a ref on a commit it does not have; the tag was never created.
+    const refusing = createHttpServer((req, res) => {
+      const answer =
+        req.method === 'POST' && /\/git\/refs$/.test(req.url ?? '')
+          ? [422, { message: 'Object does not exist' }]
+          : [404, { message: 'Not Found' }];
+      res
+        .writeHead(answer[0] as number, { 'content-type': 'application/json' })
+        .end(JSON.stringify(answer[1]));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await handle(
+        finished,
+        `http://127.0.0.1:${(refusing.address() as { port: number }).port}`,
+      );
+      expect(result.jobs.handle.result).toBe('success');
+      const key = keyOf(bodyOf(finished));
+      expect(result.jobs.release.result).toBe('failure');
+      expect(result.jobs.release.steps[0].log).toBe(
+        `Creating the tag svc-delivery/${key} failed (HTTP 422): Object does not exist`,
+      );
+      expect(result.jobs.release.steps[1].outcome).toBe('skipped');
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
   });
 
   it("a replay after the relay's window is dispatched again, and the release job finds its tag and releases nothing", async () => {
@@ -466,10 +572,72 @@ describe('the relay, set up wrong', () => {
       { SVC_WEBHOOK_SECRET: undefined },
       "set SVC_WEBHOOK_SECRET: the webhook's signing secret (at least 16 characters; 0 given).",
     ],
-  ])('without %s it does not start, and names the variable', async (_what, env, said) => {
+    ...['30d', '0', ''].map((days): [string, Record<string, string>, string] => [
+      `RELAY_REMEMBER_DAYS ${JSON.stringify(days)}`,
+      { RELAY_REMEMBER_DAYS: days },
+      `set RELAY_REMEMBER_DAYS: how many days an event is remembered, a whole number above 0 such as 30 (${JSON.stringify(days)} given).`,
+    ]),
+    [
+      'a RELAY_MAX_PER_ADDRESS that is no number',
+      { RELAY_MAX_PER_ADDRESS: 'four' },
+      'set RELAY_MAX_PER_ADDRESS: connections one address may hold, a whole number such as 4, or 0 for no limit ("four" given).',
+    ],
+    [
+      'RELAY_KEYS_FILE in a folder that does not exist',
+      { RELAY_KEYS_FILE: 'no-such-folder/relayed-events.txt' },
+      'RELAY_KEYS_FILE no-such-folder/relayed-events.txt cannot be written (its folder does not exist): set it to a file in a folder that exists.',
+    ],
+  ])('with %s it does not start, and names the variable in one line', async (_what, env, said) => {
     const relayed = await otherRelay(env);
     expect(await relayed.exited).toBe(1);
     expect(relayed.log()).toBe(`The relay did not start: ${said}\n`);
+  });
+
+  it('on a port in use it does not start, and says so in one line naming PORT', async () => {
+    const relayed = await otherRelay({ PORT: String(port) });
+    expect(await relayed.exited).toBe(1);
+    expect(relayed.log()).toBe(
+      `The relay did not start: PORT ${port} is in use (EADDRINUSE): set PORT to a free port.\n`,
+    );
+  });
+
+  it('at most RELAY_MAX_PER_ADDRESS (4 by default) connections from one address; another address is served', async () => {
+    const relayed = await otherRelay({});
+    const ownPort = Number(new URL(relayed.url).port);
+    try {
+      await answering(relayed.url);
+      const held = Array.from({ length: 4 }, () => rawConnection({ to: ownPort }));
+      await Promise.all(held.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
+      const fifth = rawConnection({ to: ownPort });
+      fifth.socket.write('GET / HTTP/1.1\r\nhost: relay\r\n\r\n');
+      expect(await fifth.closed).toBe('');
+      expect(await untilLogged(relayed.log, /connection refused/)).toEqual([
+        expect.stringMatching(/ connection refused: 4 open from one address \(from 127\.0\.0\.1\)$/),
+      ]);
+      // Another address (127.0.0.2 is the loopback too) is served meanwhile.
+      const other = rawConnection({ to: ownPort, from: '127.0.0.2' });
+      other.socket.write('GET / HTTP/1.1\r\nhost: relay\r\n\r\n');
+      expect(await other.closed).toMatch(/^HTTP\/1\.1 405 /);
+      for (const { socket } of held) socket.destroy();
+      await Promise.all(held.map(({ closed }) => closed));
+      await answering(relayed.url);
+    } finally {
+      await relayed.stop();
+    }
+  });
+
+  it('counts an IPv6 peer by its /64, and an IPv4 one mapped into IPv6 by its address', () => {
+    // peerOf as the README writes it (a second machine's addresses cannot reach a test's loopback).
+    const source = findScript('verify-webhook/README.md', '// relay.mjs');
+    const text = /^function peerOf[\s\S]*?^}$/m.exec(source)?.[0];
+    const peerOf = new Function(`${text}\nreturn peerOf;`)() as (address?: string) => string;
+    expect(peerOf('2001:db8:1:2:aaaa::1')).toBe(peerOf('2001:DB8:1:2:bbbb:cccc:dddd:2'));
+    expect(peerOf('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(peerOf('2001:db8:1:3::1')).not.toBe(peerOf('2001:db8:1:2::1'));
+    expect(peerOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(peerOf('::1')).toBe('0:0:0:0::/64');
+    expect(peerOf('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    expect(peerOf('203.0.113.9')).toBe('203.0.113.9');
   });
 
   it('each failed dispatch is logged with why (401, 403, 404, unreachable) and answered 502; a trailing / in GITHUB_API_URL is dropped', async () => {
@@ -491,6 +659,8 @@ describe('the relay, set up wrong', () => {
       otherRelay({ GITHUB_API_URL: refusingUrl, GITHUB_TOKEN: 'ghs_otherOwner' }),
       otherRelay({ GITHUB_API_URL: `http://127.0.0.1:${closedPort}` }),
       otherRelay({ GITHUB_API_URL: `${github.url}/` }),
+      // A port fetch refuses to use: its words, not `TypeError`.
+      otherRelay({ GITHUB_API_URL: 'http://127.0.0.1:6000' }),
     ]);
     try {
       await Promise.all(relays.map((relayed) => answering(relayed.url)));
@@ -504,9 +674,11 @@ describe('the relay, set up wrong', () => {
           }).then((reply) => reply.status),
         ),
       );
-      expect(answers).toEqual([502, 502, 502, 502, 200]);
+      expect(answers).toEqual([502, 502, 502, 502, 200, 502]);
       expect(github.dispatches).toHaveLength(1);
-      const lines = await Promise.all(relays.slice(0, 4).map((relayed) => untilLogged(relayed.log, / 502 /)));
+      const lines = await Promise.all(
+        [...relays.slice(0, 4), relays[5]].map((relayed) => untilLogged(relayed.log, / 502 /)),
+      );
       expect(lines).toEqual([
         [
           expect.stringMatching(
@@ -530,6 +702,11 @@ describe('the relay, set up wrong', () => {
             new RegExp(
               ` 502 GitHub unreachable: http://127\\.0\\.0\\.1:${closedPort}: ECONNREFUSED \\(from \\S+\\)$`,
             ),
+          ),
+        ],
+        [
+          expect.stringMatching(
+            / 502 GitHub unreachable: http:\/\/127\.0\.0\.1:6000: bad port \(from \S+\)$/,
           ),
         ],
       ]);
