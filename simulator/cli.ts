@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ROLES, type Role } from './accounts.js';
 import { CONTROL_ROUTES } from './control.js';
 import { startSimulator } from './index.js';
+import { allowedHostNames, bareArgumentsProblem, repoProblem } from './cli-args.js';
 
 /** The workflow of the repository the project gets without --repo. */
 const SAMPLE_WORKFLOW = `name: End-to-end tests
@@ -168,7 +169,8 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: Object.fromEntries(
       Object.entries(FLAGS).map(([name, flag]) => [
         name,
@@ -183,7 +185,10 @@ async function main(): Promise<void> {
       help?: boolean;
       quiet?: boolean;
     };
+    positionals: string[];
   };
+  const bare = bareArgumentsProblem(positionals, Object.keys(FLAGS));
+  if (bare) throw new Error(bare);
   if (values.help) {
     console.log(usage());
     return;
@@ -192,14 +197,14 @@ async function main(): Promise<void> {
   const role = (values.role ?? 'developer') as Role;
   if (!ROLES.includes(role)) throw new Error(`--role must be one of: ${ROLES.join(', ')}`);
   const repoPath = values.repo ? resolve(values.repo) : undefined;
+  const badRepo = repoPath && repoProblem(repoPath);
+  if (badRepo) throw new Error(badRepo);
+  const allowedHosts = allowedHostNames(values['allowed-hosts'] ?? '');
 
   const sim = await startSimulator({
     port,
     host: values.host ?? '127.0.0.1',
-    allowedHosts: (values['allowed-hosts'] ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
+    allowedHosts,
     readinessDelayMs: nonNegative('readiness-delay-ms', values['readiness-delay-ms'], 3_000),
     defaultJobDurationMs: nonNegative('job-duration-ms', values['job-duration-ms'], 5_000),
     printLog: !values.quiet,

@@ -3,9 +3,11 @@
  * and how it ends on SIGINT and SIGTERM. In the e2e tier, the tier of what needs a process of its own.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get } from 'node:http';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 
 // The CLI's TypeScript source, through tsx's loader in this one process (`npm run simulator` uses
 // tsx's command, which starts a second one), so the signals the tests send reach the CLI itself.
@@ -51,8 +53,8 @@ function banner(started: ChildProcessWithoutNullStreams): Promise<string> {
   });
 }
 
-function startCli(args: string[]): Promise<string> {
-  child = spawn(process.execPath, [...CLI, ...args]);
+function startCli(args: string[], env: Record<string, string> = {}): Promise<string> {
+  child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env } });
   return banner(child);
 }
 
@@ -100,6 +102,64 @@ describe('simulator CLI', () => {
     await expect(startCli(['--role', 'superuser'])).rejects.toThrow(
       /exited early \(1\).*--role must be one of/s,
     );
+  });
+
+  describe('started wrong, it refuses to start and says what to write', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'svc-sim-cli-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+    it.each([
+      [
+        '--repo of a path that does not exist',
+        ['--repo', join(scratch, 'no-such-clone')],
+        {},
+        `--repo ${join(scratch, 'no-such-clone')} does not exist: give the folder of a git clone, or leave --repo out for a repository in memory`,
+      ],
+      [
+        '--repo of a folder that is not a git repository',
+        ['--repo', scratch],
+        {},
+        `--repo ${scratch} is not a git repository: give the folder of a git clone (git init and a commit make one)`,
+      ],
+      [
+        '--allowed-hosts of something that is no host name',
+        ['--allowed-hosts', 'host.docker.internal,not a host'],
+        {},
+        '--allowed-hosts takes host names, comma-separated, such as --allowed-hosts host.docker.internal,sim.lan; "not a host" is not one',
+      ],
+      [
+        'a bare argument (npm run simulator --port 8794, which npm passes as 8794)',
+        ['8794'],
+        { npm_config_port: 'true' },
+        '"8794" is no flag\'s value: npm kept --port for itself, as it keeps every flag before `--`. Write: npm run simulator -- --port 8794',
+      ],
+    ])('%s', async (_what, args, env, said) => {
+      const failed = await startCli(args, env).then(
+        (out) => new Error(`it started:\n${out}`),
+        (error: Error) => error,
+      );
+      expect(failed.message).toBe(
+        `cli exited early (1): simulator: ${said}\nRun with --help for the flags.\n`,
+      );
+    });
+  });
+
+  it('--allowed-hosts given a URL takes its host', async () => {
+    const out = await startCli(['--allowed-hosts', 'http://host.docker.internal:8787/']);
+    const url = new URL(field(out, /listening on (http:\/\/\S+)/));
+    const status = await new Promise<number>((resolve, reject) =>
+      get(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/_sim/state',
+          headers: { host: 'host.docker.internal:8787' },
+          agent: false,
+        },
+        (res) => resolve(res.resume().statusCode ?? 0),
+      ).on('error', reject),
+    );
+    expect(status).toBe(200);
   });
 
   it('--help lists every flag with a description and its default, and every control route', () => {
