@@ -23,6 +23,7 @@ import {
   attemptsNote,
   endedMessage,
   featureNotEnabledMessage,
+  freshProcessDiedMessage,
   notReadyInTimeReason,
   postCancelledMessage,
   postUnusableMessage,
@@ -526,6 +527,21 @@ describe('failure sentences', () => {
     );
     expect(postCancelledMessage(ID)).toBe(
       `The post step was cancelled; device session ${ID} was stopped all the same.`,
+    );
+  });
+
+  test("the post step's fresh Node process died before its code ran: every session still running, and how to stop it", () => {
+    const other = '0b0b0b0b-0000-4000-8000-000000000002';
+    expect(
+      freshProcessDiedMessage('ended by SIGKILL', 'OPENSSL_CONF', [
+        { id: ID, url: PAGE },
+        { id: other, url: '' },
+      ]),
+    ).toBe(
+      `The post step's new Node process ended before its code ran (ended by SIGKILL): Node may refuse a start-up setting of the main step's (\`OPENSSL_CONF\` changed after it). Device session ${ID} is still running (${PAGE}). Device session ${other} is still running. Stop each with a stop-device-session step and its \`session-id\`, or from its page.`,
+    );
+    expect(freshProcessDiedMessage('exit code 101', 'NODE_OPTIONS', [])).toBe(
+      "The post step's new Node process ended before its code ran (exit code 101): Node may refuse a start-up setting of the main step's (`NODE_OPTIONS` changed after it). No device session was left running.",
     );
   });
 });

@@ -53,16 +53,25 @@ export function freshProcessListening(): void {
 }
 
 /**
+ * How the fresh process ended: its exit code, how in words, and whether its code ran (it said it
+ * listens). A process Node ended before that (a start-up setting it refuses, a `--require` that
+ * exits) did none of the post step's work.
+ */
+export interface FreshProcessEnd {
+  exitCode: number;
+  how: string;
+  ran: boolean;
+}
+
+/**
  * Runs this process's entrypoint again in a new Node process (`spawn(process.execPath, [entry])`) whose
  * environment is this one's with every start-up variable set to the main step's value, or removed
  * where the main step had none. It shares this process's output, so the runner reads its log, outputs
  * and summary as this step's. A SIGINT or SIGTERM is passed on once the new process listens for it.
- * Resolves with its exit code, or undefined with the reason when it could not be started (E2BIG: an
- * environment over the kernel's limit), in which case nothing ran.
+ * Resolves with how it ended, or with the reason it could not be started (E2BIG: an environment over
+ * the kernel's limit), in which case nothing ran.
  */
-export function rerunWithStartupEnv(
-  main: StartupEnv,
-): Promise<{ exitCode: number } | { notStarted: string }> {
+export function rerunWithStartupEnv(main: StartupEnv): Promise<FreshProcessEnd | { notStarted: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, [FRESH_PROCESS]: '1' };
   for (const name of STARTUP_ENV) {
     if (main[name] === undefined) delete env[name];
@@ -88,10 +97,11 @@ export function rerunWithStartupEnv(
       stopListening();
       resolve({ notStarted: error.code ?? error.message });
     });
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       stopListening();
       // Ended by a signal (the runner's kill): a failure, as it would have been for this process.
-      resolve({ exitCode: code ?? 1 });
+      const how = code === null ? `ended by ${signal}` : `exit code ${code}`;
+      resolve({ exitCode: code ?? 1, how, ran: listening });
     });
   });
 }

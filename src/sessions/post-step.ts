@@ -16,7 +16,8 @@ import type { ActionIO } from '../runner/io.js';
 import { createClient, envNumber } from '../runner/service-client.js';
 import { POST_STOP_GRACE_MS } from '../runner/timings.js';
 import { onCancel } from '../runner/signals.js';
-import { inFreshProcess, rerunWithStartupEnv } from '../runner/startup-env.js';
+import { inFreshProcess } from '../runner/startup-env.js';
+import { handOver } from './fresh-process.js';
 import { ActionFailure, reportFailure } from '../errors.js';
 import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
 import type { ServiceClient } from '../service/client.js';
@@ -72,12 +73,8 @@ export async function runPostStep(io: ActionIO, source: InputSource): Promise<Po
   const { differs, startup } = transport;
   // Refused only where a fresh process cannot help: it could not start, or this is it already.
   if (differs && startup && !inFreshProcess()) {
-    io.info(
-      `\`${differs}\` changed after the main step, and nothing is sent with settings the main step did not use: the post step goes on in a new Node process started with the main step's settings.`,
-    );
-    const fresh = await rerunWithStartupEnv(startup);
-    if ('exitCode' in fresh) return { handedOver: fresh.exitCode };
-    io.warning(`The new Node process could not be started (${fresh.notStarted}).`);
+    const handedOver = await handOver(io, differs, startup, state.sessions);
+    if (handedOver !== undefined) return { handedOver };
   }
   const reports: PostReport[] = [];
   try {

@@ -177,3 +177,35 @@ it('a cancellation while the fresh Node process starts is passed on to it once i
   expect(world.sim.getSession(id)?.status).toBe('stopped');
   expect(atDecoy).toEqual([]);
 });
+
+describe('the fresh Node process ended before its code ran (issue 41 item 6)', () => {
+  it.each([
+    ['a --require of the main step that now exits with 101', 'process.exit(101);\n', 'exit code 101'],
+    ['a start-up setting Node refuses (a --require of a file since removed)', undefined, 'exit code 1'],
+  ])(
+    '%s: an error says the session is still running, with its id, its page and how to stop it',
+    async (_what, hookNow, how) => {
+      const hook = join(dir, `hook-${how.replace(/\W/g, '')}.cjs`);
+      writeFileSync(hook, '// harmless while the main step runs\n');
+      const startup = { NODE_OPTIONS: `--require ${hook}` };
+      const main = await runAction({
+        entry: 'start-device-session',
+        inputs: { ...inputs(), comment: 'false' },
+        env: startup,
+      });
+      expect(main.exitCode).toBe(0);
+      const id = main.outputs['session-id'];
+      const page = main.outputs['session-url'];
+      if (hookNow === undefined) rmSync(hook);
+      else writeFileSync(hook, hookNow);
+
+      // A later step's environment without the main step's NODE_OPTIONS: the fresh process gets them back.
+      const post = await runPost(main, { inputs: { ...inputs(), comment: 'false' }, env: {} });
+      expect(post.exitCode).toBe(1);
+      expect(post.errors).toEqual([
+        `The post step's new Node process ended before its code ran (${how}): Node may refuse a start-up setting of the main step's (\`NODE_OPTIONS\` changed after it). Device session ${id} is still running (${page}). Stop it with the stop-device-session command and \`session-id: ${id}\`, or from its page.`,
+      ]);
+      expect(world.sim.getSession(id)?.status).not.toBe('stopped');
+    },
+  );
+});

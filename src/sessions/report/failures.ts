@@ -144,6 +144,28 @@ export function postUnusableMessage(why: PostUnusable, ids: string, link: string
   }
 }
 
+/**
+ * The post step's fresh Node process ended before its code ran (`how`: "exit code 101"): nothing
+ * was stopped, and this process may not send the token itself (`differs` changed). Each session
+ * still running, with its page and how to stop it.
+ */
+export function freshProcessDiedMessage(
+  how: string,
+  differs: string,
+  running: ReadonlyArray<{ id: string; url: string }>,
+): string {
+  const died = `The post step's new Node process ended before its code ran (${how}): Node may refuse a start-up setting of the main step's (\`${differs}\` changed after it).`;
+  if (running.length === 0) return `${died} No device session was left running.`;
+  const each = running.map(
+    ({ id, url }) => `Device session ${id} is still running${url ? ` (${url})` : ''}.`,
+  );
+  const stop =
+    running.length === 1
+      ? `Stop it with the stop-device-session command and \`session-id: ${running[0].id}\`, or from its page.`
+      : 'Stop each with a stop-device-session step and its `session-id`, or from its page.';
+  return `${died} ${each.join(' ')} ${stop}`;
+}
+
 /** The post step was cancelled, but every session was stopped: its annotation says so. */
 export function postCancelledMessage(ids: string): string {
   return `The post step was cancelled; device session ${ids} was stopped all the same.`;
