@@ -668,9 +668,7 @@ describe('wait-for-device-session', () => {
 
   it('requires a session id, showing the line that passes it', () => {
     for (const env of [{}, { SVC_DEVICE_SESSION_ID: SESSION_ID }] as Record<string, string>[])
-      expect(problemsOf('wait-for-device-session', API, env)).toEqual([
-        '`session-id` is required: the `session-id` output of the start-device-session step: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`).',
-      ]);
+      expect(problemsOf('wait-for-device-session', API, env)).toEqual([SESSION_ID_REQUIRED]);
   });
 });
 
@@ -694,10 +692,20 @@ describe('stop-device-session', () => {
 
   it('requires a session id (it does not read SVC_DEVICE_SESSION_ID)', () => {
     expect(problemsOf('stop-device-session', API, { SVC_DEVICE_SESSION_ID: SESSION_ID })).toEqual([
-      '`session-id` is required: the id of the session to stop, a UUID.',
+      SESSION_ID_REQUIRED,
     ]);
   });
 });
+
+test('an empty session-id from `needs.<job>.outputs` (an output the start job did not declare) says how a value crosses jobs', () => {
+  // `${{ needs.start.outputs.session-id }}` of a job without that output: GitHub passes ''.
+  for (const command of ['wait-for-device-session', 'stop-device-session'])
+    expect(problemsOf(command, { ...API, 'session-id': '' })).toEqual([SESSION_ID_REQUIRED]);
+});
+
+/** What wait-for-device-session and stop-device-session say of an empty `session-id`. */
+const SESSION_ID_REQUIRED =
+  "`session-id` is required: the `session-id` output of the start-device-session step, empty here. In its job: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`). From another job: declare it in that job's `outputs:`, list that job in `needs:` and pass `session-id: ${{ needs.<job>.outputs.session-id }}` (an output not declared is empty).";
 
 describe('verify-webhook', () => {
   const secret = 'w'.repeat(16);

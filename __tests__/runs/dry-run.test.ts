@@ -195,6 +195,21 @@ describe('the workflow file in the checked-out commit', () => {
   });
 });
 
+test('a git-ref close to a branch of the checkout (mian): a warning annotation, not a line under "Not checked"; the dry run passes', async () => {
+  const result = await dryRun({ 'git-ref': 'mian' });
+  expect(result.exitCode).toBe(0);
+  expect(
+    result.annotations.filter((annotation) => annotation.kind === 'warning').map(({ text }) => text),
+  ).toEqual([
+    '`git-ref` mian is not a branch or tag of this checkout; did you mean `main`? (a checkout holds only what it fetched)',
+  ]);
+  const notChecked = structure(result.summary).paragraphs;
+  expect(notChecked).toContain(
+    'The workflow file: git-ref mian is not a branch or tag of this checkout (see the warning).',
+  );
+  expect(result.summary).not.toContain('Did you mean');
+});
+
 test('the summary lists what was checked and what only a real dispatch can tell, without literal backticks or repeats', async () => {
   // A workspace that is no repository: the workflow file and `jobs` are not checked, for one reason.
   const result = await dryRun({ jobs: 'build' }, { env: { GITHUB_WORKSPACE: scratch } });

@@ -163,7 +163,7 @@ describe('wait-for-device-session', () => {
     for (const run of [none, planted]) {
       expect(run.exitCode).toBe(1);
       expect(renderLog(run.stdout)).toContain(
-        'Error: Invalid input: `session-id` is required: the `session-id` output of the start-device-session step: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`).',
+        'Error: Invalid input: `session-id` is required: the `session-id` output of the start-device-session step, empty here. In its job: `session-id: ${{ steps.<id>.outputs.session-id }}` (give that step an `id:`).',
       );
       expect(run.env).toEqual({});
     }

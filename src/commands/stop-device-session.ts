@@ -4,7 +4,7 @@ import { apiSettings, baseUrl, timeout, token } from '../inputs/table.js';
 import { logStopped, stopSession, StopNotConfirmed } from '../sessions/stop.js';
 import { renderStopSummary } from '../sessions/report/stop-summary.js';
 import { defineCommand } from './command.js';
-import { writeSessionOutputs } from '../sessions/connection.js';
+import { SESSION_ID_HINT, writeSessionOutputs } from '../sessions/connection.js';
 import { hostOf } from '../service/base-url.js';
 import { stepClock } from '../text/clock.js';
 
@@ -16,7 +16,7 @@ export const stopDeviceSession = defineCommand({
     'session-id': {
       description: 'The session id (UUID).',
       required: true,
-      hint: 'the id of the session to stop, a UUID.',
+      hint: SESSION_ID_HINT,
       parse: parse.uuid,
     },
     'timeout-minutes': timeout(5, 'for the service to confirm the stop'),

@@ -2,7 +2,7 @@
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, exportEnv, pollInterval, timeout, token } from '../inputs/table.js';
 import { waitUntilReady } from '../sessions/ready.js';
-import { CONNECTION_OUTPUTS, SESSION_ID_LINE, writeSessionOutputs } from '../sessions/connection.js';
+import { CONNECTION_OUTPUTS, SESSION_ID_HINT, writeSessionOutputs } from '../sessions/connection.js';
 import { defineCommand } from './command.js';
 import { hostOf } from '../service/base-url.js';
 import { stepClock } from '../text/clock.js';
@@ -21,7 +21,7 @@ export const waitForDeviceSession = defineCommand({
       description:
         'The session id (UUID): the `session-id` output of the `start-device-session` step that created it (`steps.<id>.outputs.session-id`). Required: the `SVC_DEVICE_SESSION_ID` variable is never read, since any later step can rewrite it.',
       required: true,
-      hint: `the \`session-id\` output of the start-device-session step: \`${SESSION_ID_LINE}\` (give that step an \`id:\`).`,
+      hint: SESSION_ID_HINT,
       parse: parse.uuid,
     },
     'export-env': exportEnv,

@@ -19,6 +19,7 @@ import type { DispatchCheck, Planned } from './dispatch-check.js';
 import {
   CANCELLED_DURING_DRY_RUN,
   dryRunFileAbsentMessage,
+  dryRunNearRefWarning,
   dryRunNotTheServiceMessage,
   dryRunTokenRefusedMessage,
   workspaceShows,
@@ -42,12 +43,20 @@ export async function dryRun(
   const { file } = check;
   if (file.absent && file.commit)
     throw new ActionFailure(dryRunFileAbsentMessage(workspaceShows(plan, file)));
+  // A near miss is said where it is seen, as a warning; the list of what was not checked points to it.
+  const near = file.nearRef;
+  if (near) context.io.warning(dryRunNearRefWarning(plan['git-ref'], near));
   const address = await readAsTheServiceDoes(context);
   const ref = oneLine(plan['git-ref'], 100);
+  const unchecked = check.unchecked.map((line) =>
+    near && line.startsWith('The workflow file: ')
+      ? `The workflow file: git-ref ${ref} is not a branch or tag of this checkout (see the warning).`
+      : line,
+  );
   return {
     checked: [...check.checked, address],
     unchecked: [
-      ...check.unchecked,
+      ...unchecked,
       `Only a real dispatch can tell whether project ${oneLine(context.appId, 40)} (\`app-id\`) exists and the token may dispatch its workflows, ` +
         `and whether the repository linked to it has git-ref ${ref}${file.file ? '' : ' and the workflow file on it'}.`,
     ],

@@ -50,6 +50,8 @@ export interface FileCheck {
   uncheckedJobs?: { selectors: string[]; why: string };
   /** The commit git-ref names, when the workspace has it. */
   commit?: string;
+  /** A branch or tag of the workspace close to a git-ref it does not have (`main` for `mian`). */
+  nearRef?: string;
   /**
    * The workflow file is not in that commit: what its workflows folder holds instead (empty when it
    * has none), and a file whose name differs only in case.
@@ -76,7 +78,8 @@ export async function checkWorkflowFile(plan: PlannedDispatch): Promise<FileChec
     uncheckedJobs: plan.jobs ? { selectors: plan.jobs, why: skipped } : undefined,
   });
   const resolved = await dispatchedCommit(plan);
-  if ('skipped' in resolved) return notChecked(resolved.skipped);
+  if ('skipped' in resolved)
+    return { ...notChecked(resolved.skipped), ...(resolved.nearRef ? { nearRef: resolved.nearRef } : {}) };
   const commit = resolved.sha;
   const path = `${WORKFLOWS_FOLDER}/${plan.workflow}`;
   const file = `${path} at ${commit.slice(0, 12)}`;
@@ -131,7 +134,9 @@ function parseBounded(text: string): { value: unknown } | { skipped: string } {
 }
 
 /** The commit being dispatched, when the workspace has it: a full SHA it holds, or a branch or tag at its HEAD. */
-async function dispatchedCommit(plan: PlannedDispatch): Promise<{ sha: string } | { skipped: string }> {
+async function dispatchedCommit(
+  plan: PlannedDispatch,
+): Promise<{ sha: string } | { skipped: string; nearRef?: string }> {
   // No `.git` file or folder, no checkout: no git process either (its start-up alone can take
   // longer than a busy machine's patience, and it could only say so).
   const head = existsSync(join(plan.workspace, '.git'))
@@ -165,6 +170,7 @@ async function dispatchedCommit(plan: PlannedDispatch): Promise<{ sha: string } 
   ]);
   const near = didYouMean(plan.gitRef, (refs ?? '').split('\n').filter(Boolean));
   return {
+    nearRef: /`(.+)`/.exec(near)?.[1],
     skipped: `git-ref ${oneLine(plan.gitRef, 100)} is neither a full commit SHA nor a branch or tag of the workspace, whose checked-out commit is ${head.trim()}${near ? ` (${near.trim()})` : ''}`,
   };
 }

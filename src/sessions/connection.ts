@@ -58,6 +58,13 @@ const json = (value: unknown): string => (value === undefined ? '' : JSON.string
 export const SESSION_ID_ENV = 'SVC_DEVICE_SESSION_ID';
 /** How a workflow passes a session to a later step: the start step's output, `<id>` being its `id:`. */
 export const SESSION_ID_LINE = 'session-id: ${{ steps.<id>.outputs.session-id }}';
+/**
+ * What an empty `session-id` needs: `needs.<job>.outputs.session-id` is empty, not an error, when
+ * the start job does not declare the output, so the same-job form alone does not explain it.
+ */
+export const SESSION_ID_HINT =
+  `the \`session-id\` output of the start-device-session step, empty here. In its job: \`${SESSION_ID_LINE}\` (give that step an \`id:\`). ` +
+  "From another job: declare it in that job's `outputs:`, list that job in `needs:` and pass `session-id: ${{ needs.<job>.outputs.session-id }}` (an output not declared is empty).";
 
 const SESSION_ROWS = [
   {

@@ -27,6 +27,14 @@ export function dryRunFileAbsentMessage(shows: string | undefined): string {
   return `Dry run: the workflow file is not in the commit git-ref names, so a dispatch would fail. ${shows} Check \`workflow\` and \`git-ref\`. Nothing was dispatched.`;
 }
 
+/**
+ * A dry run: git-ref is no branch or tag of the checkout, but close to one (`near`). A warning, for
+ * the dry run passes: the service's repository may have the ref the checkout did not fetch.
+ */
+export function dryRunNearRefWarning(gitRef: string, near: string): string {
+  return `\`git-ref\` ${oneLine(gitRef, 100)} is not a branch or tag of this checkout; did you mean \`${oneLine(near, 100)}\`? (a checkout holds only what it fetched)`;
+}
+
 /** The step was cancelled during a dry run's read. */
 export const CANCELLED_DURING_DRY_RUN = 'The step was cancelled during the dry run: nothing was dispatched.';
 
