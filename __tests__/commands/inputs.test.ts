@@ -699,7 +699,7 @@ describe('stop-device-session', () => {
 
 test('an empty session-id from `needs.<job>.outputs` (an output the start job did not declare) says how a value crosses jobs', () => {
   // `${{ needs.start.outputs.session-id }}` of a job without that output: GitHub passes ''.
-  for (const command of ['wait-for-device-session', 'stop-device-session'])
+  for (const command of ['wait-for-device-session', 'stop-device-session'] as const)
     expect(problemsOf(command, { ...API, 'session-id': '' })).toEqual([SESSION_ID_REQUIRED]);
 });
 

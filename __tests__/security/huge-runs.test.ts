@@ -10,7 +10,7 @@
  * not killed). The figures are in `npm run bench`.
  */
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { IN_PROCESS, type ActionRun } from '../../testkit/runner/in-process.js';
+import { IN_PROCESS, renderLog, type ActionRun } from '../../testkit/runner/in-process.js';
 import { HUGE_RUN_JOBS } from '../../testkit/world/huge-run.js';
 import {
   JOB_OUTPUTS,
@@ -76,4 +76,69 @@ describe('the bound of the outputs of jobs', () => {
       for (const name of JOB_OUTPUTS) expect(action.outputs[name].description).toContain('under 512 KiB');
     },
   );
+});
+
+describe('a run of 1,200 jobs, gated on its last', () => {
+  it('`jobs: job_1199` has its progress lines, wherever the job is in the run', async () => {
+    const RUN_ID = '5e5e5e5e-0000-4000-8000-000000001200';
+    const answer = (jobStatus: string, lastStatus: string): string =>
+      JSON.stringify({
+        data: {
+          id: RUN_ID,
+          status: 'in-progress',
+          url: `https://svc.example/runs/${RUN_ID}`,
+          gitCommitHash: 'c0ffee'.padEnd(40, '0'),
+          createdAt: '2026-11-21T10:00:00.000Z',
+          updatedAt: '2026-11-21T10:05:00.000Z',
+          jobs: Array.from({ length: 1200 }, (_, i) => ({
+            id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+            key: `job_${i}`,
+            status: i === 1199 ? lastStatus : jobStatus,
+          })),
+        },
+      });
+    // Two reads: the gated job in progress, then succeeded while the run goes on.
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${RUN_ID}`,
+      times: 1,
+      kind: 'body',
+      status: 200,
+      body: answer('in-progress', 'in-progress'),
+    });
+    world.sim.injectFault({
+      method: 'GET',
+      path: `/v2/workflows/runs/${RUN_ID}`,
+      times: 10,
+      kind: 'body',
+      status: 200,
+      body: answer('in-progress', 'success'),
+    });
+    const run = await IN_PROCESS.runStep('wait-for-run', {
+      inputs: {
+        token: world.token,
+        'base-url': world.sim.url,
+        'run-id': RUN_ID,
+        'expected-commit': '',
+        jobs: 'job_1199',
+        'poll-interval-seconds': '0.05',
+      },
+    });
+    expect(run.exitCode).toBe(0);
+    const lines = renderLog(run.stdout).split('\n');
+    expect(lines.filter((line) => /job job_1199: /.test(line))).toEqual([
+      expect.stringMatching(/job job_1199: in-progress$/),
+      expect.stringMatching(/job job_1199: success$/),
+    ]);
+    expect(lines).toContainEqual(
+      expect.stringContaining(
+        "The run has 1200 jobs: progress lines for the 1 `jobs` selects and the first others, up to 100; more in the job summary and the outputs, every job on the run's page.",
+      ),
+    );
+    // 100 jobs in all have a line: the gated one and the first 99 others.
+    const logged = new Set(lines.flatMap((line) => /job (job_\d+): /.exec(line)?.[1] ?? []));
+    expect(logged.size).toBe(100);
+    expect(logged.has('job_98')).toBe(true);
+    expect(logged.has('job_99')).toBe(false);
+  });
 });

@@ -32,6 +32,18 @@ const HEARTBEAT_MS = 5 * 60_000;
 /** Jobs with a progress line of their own; a larger run says once that the rest are in its summary. */
 const JOBS_LOGGED = 100;
 
+/**
+ * The jobs with a progress line, in the run's order: every job `jobs` selects, wherever it is in the
+ * run (they are what the step waits for), then the first others up to JOBS_LOGGED.
+ */
+function loggedJobs(reading: Reading, listedJobsOnly: boolean): WorkflowJob[] {
+  const { run, followed } = reading;
+  if (!listedJobsOnly) return run.jobs.slice(0, JOBS_LOGGED);
+  const gated = new Set(followed);
+  let others = Math.max(0, JOBS_LOGGED - gated.size);
+  return run.jobs.filter((job) => gated.has(job) || (others > 0 && others-- > 0));
+}
+
 /** Follows the run to its end; returns the outcome when the step succeeds, throws a RunFailure otherwise. */
 export async function followRun(
   followed: FollowedRun,
@@ -84,12 +96,15 @@ export async function followRun(
         for (const job of run.jobs) {
           if (!KNOWN_JOB_STATUSES.has(job.status)) progress.unknownStatus('Job', job.status, 'not finished');
         }
-        for (const job of run.jobs.slice(0, JOBS_LOGGED))
+        for (const job of loggedJobs(reading, listedJobsOnly))
           changed = progress.update(`job ${jobLabel(job)}`, job.status) || changed;
         if (run.jobs.length > JOBS_LOGGED && !manyJobsSaid) {
           manyJobsSaid = true;
+          const which = listedJobsOnly
+            ? `the ${reading.followed.length} \`jobs\` selects and the first others, up to ${JOBS_LOGGED}`
+            : `the first ${JOBS_LOGGED}`;
           progress.line(
-            `The run has ${run.jobs.length} jobs: progress lines for the first ${JOBS_LOGGED}; more in the job summary and the outputs, every job on the run's page.`,
+            `The run has ${run.jobs.length} jobs: progress lines for ${which}; more in the job summary and the outputs, every job on the run's page.`,
           );
         }
         if (!KNOWN_RUN_STATUSES.has(run.status)) progress.unknownStatus('Run', run.status, 'not finished');
