@@ -201,6 +201,35 @@ describe('sync-statuses', () => {
       );
     });
 
+    it('every run read 404, and the service answers an id that is not a UUID with 400: a warning that token may be another project’s', async () => {
+      seed({ context: 'svc/gone', runId: '0b0b0b0b-0000-4000-8000-0000000000ac' });
+      const run = await sync();
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs).toMatchObject({ settled: '0', pending: '1' });
+      expect(apiRequests(world.sim)).toContain('GET /v2/workflows/runs/not-a-uuid');
+      expect(warningTexts(run)).toEqual([expect.stringContaining('it may belong to another project')]);
+      expect(github.latest(head, 'svc/gone')?.state).toBe('pending');
+    });
+
+    it('every run read 404, and an id that is not a UUID 404 too (not the service): an error naming base-url, all pending', async () => {
+      seed({ context: 'svc/gone', runId: '0b0b0b0b-0000-4000-8000-0000000000ad' });
+      world.sim.injectFault({
+        method: 'GET',
+        path: '/v2/workflows/runs/not-a-uuid',
+        kind: 'status',
+        status: 404,
+        body: '{"message":"Not Found"}',
+      });
+      const run = await sync();
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs).toMatchObject({ settled: '0', pending: '1' });
+      expect(errorTexts(run)).toEqual([
+        expect.stringContaining(`\`base-url\` ${world.sim.url} does not answer as the service does`),
+      ]);
+      expect(run.stdout).not.toContain('Unexpected error');
+      expect(github.latest(head, 'svc/gone')?.state).toBe('pending');
+    });
+
     it('only the latest status of a context: an older attempt’s pending under a newer verdict is not settled', async () => {
       const left = await dispatchAndLeave();
       await runEnded(left.outputs['run-id']);

@@ -6,7 +6,6 @@
  * that fails for the network or keeps answering 5xx means the service is not reachable now, so no
  * more runs are read this call. Only a run read successfully counts toward `max-runs`.
  */
-import { randomUUID } from 'node:crypto';
 import type { ServiceClient } from '../service/client.js';
 import { NetworkError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
 import { stepClock } from '../text/clock.js';
@@ -142,21 +141,26 @@ async function readOne(
 
 /**
  * Every run read answered 403 or 404: is `base-url` the service, and does it accept `token`? As the
- * dry run checks (dry-run.ts): one read of a run that cannot exist, a random UUID (the client sends
- * no id that is not one), which the service answers 404 in its own shape. Undefined: it did, so
- * `token` is accepted and may belong to another project; else what is wrong, `token` or `base-url`.
+ * dry run checks (dry-run.ts): one read of a run by an id that is not a UUID, which the spec answers
+ * 400 (a random UUID's 404 is what any server that answers every path 404 sends; this 400 is the
+ * service's own). Undefined: the service answered it so, so `token` is accepted and may belong to
+ * another project; else what is wrong, `token` (401, 403, 400 UNAUTHORIZED_ERROR) or `base-url`
+ * (a 404 there, or any other answer).
  */
 export async function checkAddress(
   client: ServiceClient,
   settings: { deadline: number; signal?: AbortSignal },
 ): Promise<{ wrong: 'token' | 'base-url'; why: string } | undefined> {
   try {
-    await client.getWorkflowRun(randomUUID(), settings);
-    return undefined;
+    await client.readRunByIdNotAUuid(settings);
+    return {
+      wrong: 'base-url',
+      why: 'it answered a read of a run by an id that is not a UUID with a run, where the service answers 400',
+    };
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404 && !error.baseUrlAdvice) return undefined;
     if (refusesToken(error) || (error instanceof ServiceError && error.status === 403))
       return { wrong: 'token', why: reasonOf(error) };
+    if (error instanceof ServiceError && error.status === 400) return undefined;
     return { wrong: 'base-url', why: reasonOf(error) };
   }
 }
