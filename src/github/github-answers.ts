@@ -45,7 +45,7 @@ type Failed = {
 };
 
 /** How `error`, thrown by a call that needs `need`, reads; `now` places `retry-after` in time. */
-export function readAnswer(error: unknown, need: Permission, now: number): GitHubAnswer {
+export function readAnswer(error: unknown, need: Permission | (string & {}), now: number): GitHubAnswer {
   const failed = (error ?? {}) as Failed;
   const headers = failed.response?.headers ?? failed.headers ?? {};
   const header = (name: string): string | undefined => {
