@@ -476,7 +476,9 @@ describe('wait-for-run', () => {
     expect(expected({ 'expected-commit': ' ABCDEF0 ' }, pullRequest)).toBe('abcdef0');
     // A stand-in for the runner that passes the expression unevaluated (local-action): the default.
     const expression = COMMANDS['wait-for-run'].inputs['expected-commit'].runnerDefault ?? '';
-    expect(expression).toMatch(/^\$\{\{ .*github\.event\.pull_request\.head\.sha \|\| github\.sha \}\}$/);
+    expect(expression).toMatch(
+      /^\$\{\{ .*github\.event\.pull_request\.head\.sha \|\| .*github\.event\.merge_group\.head_sha \|\| github\.sha \}\}$/,
+    );
     expect(expected({ 'expected-commit': expression }, pullRequest)).toBe('abc1234');
     expect(problemsOf('wait-for-run', { ...API, 'run-id': SESSION_ID, 'expected-commit': 'abc12' })).toEqual([
       "`expected-commit` must be a commit SHA: 7 to 40 hexadecimal digits (a SHA-1 commit or its first digits) or exactly 64 (a SHA-256 commit), or '' to follow a run of any commit; got 5 hexadecimal digits.",

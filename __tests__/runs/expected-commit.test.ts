@@ -118,7 +118,7 @@ describe('wait-for-run expected-commit', () => {
   it("defaults to the pull request's head commit, else GITHUB_SHA", async () => {
     // On the runner the default is action.yml's expression; a run without it computes the same.
     expect(readActionYaml('wait-for-run').inputs?.['expected-commit'].default).toBe(
-      "${{ (github.event_name == 'pull_request' || github.event_name == 'pull_request_target') && github.event.pull_request.head.sha || github.sha }}",
+      "${{ (github.event_name == 'pull_request' || github.event_name == 'pull_request_target') && github.event.pull_request.head.sha || github.event_name == 'merge_group' && github.event.merge_group.head_sha || github.sha }}",
     );
     const other = await runOn('next');
     const [onPush, onOtherPush, onPullRequest] = await Promise.all([

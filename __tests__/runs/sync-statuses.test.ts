@@ -98,7 +98,7 @@ describe('run-workflow, wait: false, commit-statuses: true', () => {
     const push = await dispatchAndLeave({}, 'push');
     expect(push.exitCode).toBe(1);
     expect(push.stdout).toContain(
-      '`commit-statuses: true` with `wait: false` needs a `pull_request` or `pull_request_target` event',
+      '`commit-statuses: true` with `wait: false` needs a `pull_request`, `pull_request_target` or `merge_group` event',
     );
     const jobs = await dispatchAndLeave({ jobs: 'build' });
     expect(jobs.exitCode).toBe(1);

@@ -4,7 +4,13 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
-import { eventCommit, isPullRequestEvent, pullRequestEvent, sameRepository } from '../github/event.js';
+import {
+  eventCommit,
+  isGatedEvent,
+  pullRequestEvent,
+  runnerMergeGroup,
+  sameRepository,
+} from '../github/event.js';
 import { followRun, setRunOutputs } from '../runs/follow.js';
 import { readRun } from '../runs/reading.js';
 import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
@@ -12,6 +18,7 @@ import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
 import { withOutcome } from '../runs/outcome.js';
 import { RUN_OUTPUTS } from '../runs/run-outputs.js';
 import { renderRunSummary } from '../runs/report/run-summary.js';
+import { queueLogLine } from '../runs/report/queue-words.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';
@@ -34,7 +41,7 @@ export const runWorkflow = defineCommand({
     },
     'git-ref': {
       description:
-        "Branch, tag, commit SHA or full ref to run on. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA`. " +
+        "Branch, tag, commit SHA or full ref to run on. Default: the pull request's head commit on `pull_request` and `pull_request_target` events, the merge queue's commit (`merge_group.head_sha`) on `merge_group`, otherwise `GITHUB_SHA`. " +
         "Quote a ref that reads as a number (`git-ref: '1.10'`): unquoted, the runner's YAML turns it into another (`1.1`).",
       fallback: defaultGitRef,
       required: true,
@@ -85,12 +92,11 @@ export const runWorkflow = defineCommand({
     ...(values.wait === false && values['on-action-required'] === 'fail'
       ? ['`on-action-required: fail` has no effect with `wait: false`; remove one of them.']
       : []),
-    // sync-statuses settles what a `wait: false` dispatch leaves pending on pull requests' heads only.
-    ...(values.wait === false &&
-    values['commit-statuses'] &&
-    !isPullRequestEvent(source.env.GITHUB_EVENT_NAME)
+    // sync-statuses settles what a `wait: false` dispatch leaves pending on the commits it looks at:
+    // open pull requests' heads and their merge-queue entries' commits.
+    ...(values.wait === false && values['commit-statuses'] && !isGatedEvent(source.env.GITHUB_EVENT_NAME)
       ? [
-          '`commit-statuses: true` with `wait: false` needs a `pull_request` or `pull_request_target` event: sync-statuses settles the statuses it leaves pending on the heads of open pull requests. Remove `wait: false` (follow the run to its end) or `commit-statuses`.',
+          '`commit-statuses: true` with `wait: false` needs a `pull_request`, `pull_request_target` or `merge_group` event: sync-statuses settles the statuses it leaves pending on the heads of open pull requests and on their merge-queue commits. Remove `wait: false` (follow the run to its end) or `commit-statuses`.',
         ]
       : []),
     ...statusRules(values),
@@ -122,6 +128,9 @@ export const runWorkflow = defineCommand({
       const startedAt = stepClock().now();
       const deadline = startedAt + api.timeoutMs;
 
+      // On merge_group: said before the dispatch, so a failing step's log says which commit it tested.
+      const queue = runnerMergeGroup();
+      if (queue) io.info(queueLogLine(queue, values['git-ref']));
       const check = await checkBeforeDispatch(values, context, deadline);
       const client = context.client(api);
       if (values['dry-run']) {
@@ -194,6 +203,7 @@ export const runWorkflow = defineCommand({
               runUrl,
               outcome: 'dispatched',
               gitRef: values['git-ref'],
+              queue,
             },
             io.redact,
           ) + (statuses?.summary() ?? ''),
@@ -208,6 +218,7 @@ export const runWorkflow = defineCommand({
           jobs: values.jobs,
           onActionRequired: values['on-action-required'],
           dispatched: true,
+          queue,
           api,
         },
         { io, outputs, client, signal, statuses },

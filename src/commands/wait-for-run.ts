@@ -1,7 +1,8 @@
 /** wait-for-run: follow an existing run by id, exactly as run-workflow follows the run it dispatched. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
-import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit, runnerMergeGroup } from '../github/event.js';
+import { queueLogLine } from '../runs/report/queue-words.js';
 import { followRun } from '../runs/follow.js';
 import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
 import { withOutcome } from '../runs/outcome.js';
@@ -27,7 +28,7 @@ export const waitForRun = defineCommand({
       description:
         'The commit the run must be of (a SHA, or its first 7 or more hexadecimal digits): ' +
         'a run of another commit fails the step on the first read, so a gate cannot pass on a run of other code. ' +
-        "Default: the pull request's head commit on `pull_request` and `pull_request_target` events, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). " +
+        "Default: the pull request's head commit on `pull_request` and `pull_request_target` events, the merge queue's commit (`merge_group.head_sha`) on `merge_group`, otherwise `GITHUB_SHA` (as `run-workflow`'s `git-ref`). " +
         "`''` accepts a run of any commit.",
       runnerDefault: EVENT_COMMIT_EXPRESSION,
       // Outside the runner (the input not passed at all) the same default, computed.
@@ -69,6 +70,8 @@ export const waitForRun = defineCommand({
       io.info(
         `Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}${commit ? `; it must be a run of commit ${commit}` : ''}.`,
       );
+      const queue = runnerMergeGroup();
+      if (queue) io.info(queueLogLine(queue, commit));
       const statuses = values['commit-statuses']
         ? startStatuses(io, {
             githubToken: values['github-token'] ?? '',
@@ -85,6 +88,7 @@ export const waitForRun = defineCommand({
           expectedCommit: commit,
           expectedCommitHint: commit ? mergeOrBaseCommitHint(commit, process.env) : undefined,
           dispatched: false,
+          queue,
           api,
         },
         { io, outputs, client: context.client(api), signal, statuses },

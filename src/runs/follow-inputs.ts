@@ -15,6 +15,7 @@ import {
 } from '../inputs/table.js';
 import * as parse from '../inputs/parsers.js';
 import { InputProblem, type InputNote } from '../inputs/parsers.js';
+import type { MergeGroup } from '../github/event.js';
 
 const commitStatuses = {
   description:
@@ -111,5 +112,7 @@ export interface FollowedRun {
   expectedCommitHint?: string;
   /** Whether this step dispatched the run: then it exists, and this step started it. */
   dispatched: boolean;
+  /** On `merge_group`: the queue's commit, for the summary. */
+  queue?: MergeGroup;
   api: ApiSettings;
 }

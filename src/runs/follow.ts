@@ -145,6 +145,7 @@ export async function followRun(
         jobs: followed.jobs,
         waitedMs: stepClock().now() - timing.startedAt,
         reason: verdict.failure,
+        queue: followed.queue,
       },
       io.redact,
     ) + (statuses?.summary() ?? ''),

@@ -25,6 +25,8 @@ import { orderByNeeds } from '../job-graph.js';
 import { selects } from '../job-selection.js';
 import type { Outcome } from '../outcome.js';
 import type { Refusal } from '../verdict.js';
+import type { MergeGroup } from '../../github/event.js';
+import { queueSummaryLines } from './queue-words.js';
 
 /**
  * Rows of the jobs table and entries of each list at most: a run of 50,000 jobs renders its first
@@ -81,6 +83,8 @@ interface RunReport {
   dryRun?: { checked: string[]; unchecked: string[] };
   /** The ref the step dispatched, shown while the run has not been read (`wait: false`). */
   gitRef?: string;
+  /** On `merge_group`: the queue's commit, its base branch and the entry it tests. */
+  queue?: MergeGroup;
 }
 
 const RUN_HEADINGS: Record<Outcome | Refusal, string> = {
@@ -141,6 +145,7 @@ export function renderRunSummary(input: RunReport, redact: (text: string) => str
     `| ${cells.map(([, value]) => value).join(' | ')} |`,
     '',
   );
+  if (report.queue) lines.push(...queueSummaryLines(report.queue, gitCommitHash ?? undefined));
   lines.push(...why(report));
   if (jobs && jobs.length > 0) {
     const byKey = new Map(jobs.map((job) => [job.key, job]));
