@@ -11,7 +11,9 @@ import type { WorkflowResult } from '../runner/workflow.js';
 import { until, type World } from '../world/world.js';
 import { relayEvent, type Delivery } from '../world/deliveries.js';
 import { findRecipe, findRecipes, type Recipe } from './recipes.js';
-import { runRecipe } from './recipe-run.js';
+import { runRecipe, RECIPE_WEBHOOK_SECRET } from './recipe-run.js';
+import type { QueuedEntry } from './merge-queue.js';
+import { receiveBuildWebhooks, deliveriesOf } from '../world/deliveries.js';
 
 const CHECKOUT = 'actions/checkout';
 const SETUP_NODE = 'actions/setup-node';
@@ -34,6 +36,8 @@ export interface RecipeWorld {
   newSessions(): DeviceSession[];
   /** The github context of a recipe run as a pull request's, each a GitHub run of its own (run_id). */
   pullRequestContext(): Record<string, Json>;
+  /** Pull request 7 enters the merge queue: the queue's commit, and its merge_group event's context (a GitHub run of its own). */
+  enqueue(): QueuedEntry;
   /** Every line a runner would print of the current recipe's runs, for the message of a failure. */
   log(line: string): void;
 }
@@ -89,6 +93,29 @@ export const RECIPES: Record<string, Expectation[]> = {
           'svc/e2e/build_ios': 'success',
           'svc/e2e/test': 'success',
         });
+      },
+    },
+  ],
+  'run-workflow/README.md › Required on pull requests and in the merge queue': [
+    {
+      // The workflow on each of its events: the pull request's head, then the queue's commit.
+      noops: [],
+      scenario: async (run, recipes) => {
+        const { world, github } = recipes;
+        const onPullRequest = await run(recipes.pullRequestContext());
+        expect(onPullRequest.jobs.e2e.result).toBe('success');
+        const { queue, context } = recipes.enqueue();
+        const inQueue = await run(context);
+        expect(inQueue.jobs.e2e.result).toBe('success');
+        expect(inQueue.jobs.e2e.steps[0].outputs['git-commit-hash']).toBe(queue);
+        const contexts = ['svc/e2e', 'svc/e2e/build_ios', 'svc/e2e/test'];
+        for (const sha of [world.repo.headSha, queue])
+          expect(pick(github.states(sha), contexts)).toEqual(
+            Object.fromEntries(contexts.map((name) => [name, 'success'])),
+          );
+        expect(inQueue.jobs.e2e.steps[0].log).toContain(
+          `Merge queue: Commit \`${queue}\` was built by the merge queue of \`main\` to test the entry of pull request #7`,
+        );
       },
     },
   ],
@@ -306,6 +333,55 @@ export const RECIPES: Record<string, Expectation[]> = {
       },
     },
   ],
+  'sync-statuses/README.md › Required on pull requests and in the merge queue, holding no runner': [
+    {
+      // Pending on the head and on the queue's commit; the relay's trigger settles the queue's commit.
+      noops: [],
+      scenario: async (run, recipes) => {
+        const { world, github } = recipes;
+        const contexts = ['svc/e2e', 'svc/e2e/build_ios'];
+        const receiver = await receiveBuildWebhooks(world.sim, world.project, RECIPE_WEBHOOK_SECRET);
+        let queue: string;
+        try {
+          const onPullRequest = await run(recipes.pullRequestContext());
+          expect(onPullRequest.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
+          const entry = recipes.enqueue();
+          queue = entry.queue;
+          const inQueue = await run(entry.context);
+          expect(inQueue.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
+          expect(pick(github.states(queue), contexts)).toEqual({
+            'svc/e2e': 'pending',
+            'svc/e2e/build_ios': 'pending',
+          });
+          const runId = inQueue.jobs.dispatch.steps[0].outputs['run-id'];
+          await until(() => world.sim.runs().find((r) => r.id === runId && r.status === 'success'));
+          await world.sim.webhooks.idle();
+        } finally {
+          for (const webhook of world.sim.webhooks.list(world.project.id))
+            world.sim.webhooks.remove(webhook.id);
+          await receiver.close();
+        }
+        // The build delivery of the queue's run, relayed: the sync settles the queue's commit at once.
+        const ofQueue = deliveriesOf(receiver).find((delivery) =>
+          delivery.body.toString('utf8').includes(queue),
+        );
+        expect(ofQueue).toBeDefined();
+        const sync = findRecipe('sync-statuses/README.md', 'Settle svc commit statuses')!;
+        const relayed = await runRecipe(sync.text, world, {
+          github: { repository: 'acme/app', api_url: github.url, ...relayEvent(ofQueue!, github.url) },
+          noops: [],
+          workspace: recipes.workspace,
+          log: recipes.log,
+        });
+        expect(relayed.jobs.sync.steps[0].outputs.commit).toBe(queue);
+        expect(Number(relayed.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
+        expect(pick(github.states(queue), contexts)).toEqual({
+          'svc/e2e': 'success',
+          'svc/e2e/build_ios': 'success',
+        });
+      },
+    },
+  ],
   'wait-for-device-session/README.md › iOS end-to-end, device started early': [
     {
       noops: [CHECKOUT, SETUP_NODE],
@@ -353,6 +429,11 @@ function expectNothingOfThePayloadRead(result: WorkflowResult, deliveries: Deliv
     }
   const verify = result.jobs.handle.steps[1];
   expect(verify.header).toMatch(/^ {2}signature: \*\*\*$/m);
+}
+
+/** The states of `contexts` among `states` (other recipes of the file post other contexts on the same commit). */
+function pick(states: Record<string, string>, contexts: string[]): Record<string, string> {
+  return Object.fromEntries(contexts.filter((name) => name in states).map((name) => [name, states[name]]));
 }
 
 /** Every step's log of every job (or of `only` that job), as one text. */

@@ -18,6 +18,7 @@ import { RECIPE_WORKFLOWS } from './workflows.js';
 import { createUserProject, removeUserProject } from './user-project.js';
 import { runRecipe, signedDeliveries } from './recipe-run.js';
 import { plannedRecipes, RECIPE_TEST_FILES, runsIn, type RecipeWorld } from './recipe-table.js';
+import { enqueue } from './merge-queue.js';
 
 /**
  * The recipes that the test file `name` of RECIPE_TEST_FILES runs, one test each, in a `describe` of
@@ -69,6 +70,8 @@ export function describeRecipes(name: string): void {
         ref: 'refs/pull/7/merge',
         event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
       }),
+      enqueue: () =>
+        enqueue(world, github, { number: 7, head: world.repo.headSha, runId: String(++githubRuns) }),
       log: (line) => lines.push(line),
     };
   });
