@@ -37,6 +37,21 @@ describe('npm run recipe', () => {
     expect(run.code).toBe(0);
   });
 
+  it("runs a merge-queue recipe as a merge group's workflow and ends with the queue's view", () => {
+    const waiting = recipe('run-workflow', 'Required on pull requests and in the merge queue');
+    expect(waiting.code).toBe(0);
+    const view = waiting.out.slice(waiting.out.indexOf('The pull request and its merge-queue entry'));
+    expect(view).toMatch(/^In the merge queue, on the queue's commit [0-9a-f]{12}:$/m);
+    expect(view).toMatch(/^ {2}✅ svc\/e2e: success \(Succeeded \[svc:/m);
+    expect(view).toContain(
+      "Every required context is success on the queue's commit (svc/e2e): the queue may merge it.",
+    );
+    // Holding no runner: pending on the queue's commit until a sync settles it.
+    const leaving = recipe('sync-statuses', 'Required in the merge queue, holding no runner');
+    expect(leaving.code).toBe(0);
+    expect(leaving.out).toContain('Not yet mergeable by the queue: svc/e2e is pending.');
+  });
+
   it('alone, lists the recipes and exits 1: it ran none', () => {
     const { code, out } = recipe();
     expect(code).toBe(1);

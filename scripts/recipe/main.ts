@@ -9,9 +9,13 @@
  * tests run it (testkit/docs/recipe-run.ts): a status poll the recipe leaves at its default reads every
  * 0.05 s, the simulator's pace, not every 5 or 10 s. A recipe
  * started by `repository_dispatch` (the webhook relay's) gets the event the relay makes of a BUILD
- * delivery the simulator signed. Any other recipe runs as a pull request's workflow on the simulator's
- * GitHub stand-in (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks,
- * its comments and its page's address.
+ * delivery the simulator signed. A recipe started by `merge_group` runs as the workflow of a merge
+ * group: pull request 1 enters the merge queue of the simulator's GitHub stand-in, which builds its
+ * queue commit in the project's repository, and the run ends with the queue's view: the queue commit's
+ * checks and whether every context the recipe's ruleset requires (`svc/<workflow>` of each gate) is
+ * success there. Any other recipe runs as a pull request's workflow on the simulator's GitHub stand-in
+ * (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks, its comments
+ * and its page's address.
  */
 import { chooseRecipe } from '../../testkit/docs/recipes.js';
 import type { Json } from '../../testkit/runner/expressions.js';
@@ -34,6 +38,7 @@ const { createUserProject, removeUserProject } = await import('../../testkit/doc
 const { relayEvent } = await import('../../testkit/world/deliveries.js');
 const { RECIPE_WORKFLOWS } = await import('../../testkit/docs/workflows.js');
 const { pullRequestView } = await import('../../testkit/docs/pull-request-view.js');
+const { enqueue } = await import('../../testkit/docs/merge-queue.js');
 
 /**
  * The repository_dispatch event the README's relay makes of the BUILD delivery of a run's iOS build,
@@ -52,19 +57,23 @@ let failed: boolean;
 const workspace = createUserProject();
 try {
   const relayed = /\brepository_dispatch\b/.test(recipe.text);
+  const queued = !relayed && /^\s+merge_group:/m.test(recipe.text);
   // A pull request on GitHub's stand-in: the comment and commit-status recipes post to it.
   const pullRequest = relayed
     ? undefined
     : world.sim.github.addPullRequest({ number: 1, head: world.repo.headSha });
+  const entry = queued
+    ? enqueue(world, world.sim.github, { number: 1, head: world.repo.headSha, runId: '1' })
+    : undefined;
   const github = relayed
     ? await relayedDelivery(world)
-    : {
+    : (entry?.context ?? {
         event_name: 'pull_request',
         sha: world.repo.headSha,
         repository: 'acme/app',
         api_url: world.sim.github.url,
         event: { pull_request: { number: 1, head: { sha: world.repo.headSha, ref: 'main' } } },
-      };
+      });
   const result = await runRecipe(recipe.text, world, {
     github,
     noops: NOOPS,
@@ -73,8 +82,13 @@ try {
   });
   failed = Object.values(result.jobs).some((job) => job.result === 'failure');
   if (pullRequest) {
-    console.log('\nThe pull request, as GitHub would show it:');
-    for (const line of pullRequestView(world.sim.github, pullRequest)) console.log(line);
+    // The ruleset of a merge-queue recipe requires each gate's run context, `svc/<workflow>`.
+    const required = [...recipe.text.matchAll(/^\s+workflow: ([\w.-]+?)\.ya?ml\s*$/gm)].map(
+      ([, name]) => `svc/${name}`,
+    );
+    console.log(`\nThe pull request${entry ? ' and its merge-queue entry' : ''}, as GitHub would show it:`);
+    const shown = world.sim.github.pullRequest('acme', 'app', pullRequest.number) ?? pullRequest;
+    for (const line of pullRequestView(world.sim.github, shown, entry ? required : [])) console.log(line);
   }
 } finally {
   await stopLeftSessions(world);
