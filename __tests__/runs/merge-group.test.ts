@@ -38,7 +38,7 @@ beforeEach(() => {
 
 /** The sentence the log and the summary say of this world's merge group, as the log says it. */
 const queueWords = (queue: string) =>
-  `Commit \`${queue}\` was built by the merge queue of \`main\` to test the entry of pull request #${QUEUED_PR}; it also holds the changes of the entries ahead of that one in the queue, so this verdict is on them together.`;
+  `Commit \`${queue}\` was built by the merge queue of \`main\` to test the entry of pull request #${QUEUED_PR}; it also holds the changes of the entries ahead of that one in the queue, so the run tests them together.`;
 
 describe('run-workflow on merge_group', () => {
   it("waiting: dispatches on the queue's commit, posts every status there, under the pull request's contexts", async () => {
@@ -66,7 +66,7 @@ describe('run-workflow on merge_group', () => {
     const run = await queueGate(IN_PROCESS, fixture);
     expect(run.stdout).toContain(`Merge queue: ${queueWords(queue)}`);
     expect(run.summary).toContain(
-      `**Merge queue**: Commit \`${queue}\` was built by the merge queue of \`main\` to test the entry of pull request \\#&#8203;${QUEUED_PR}; it also holds the changes of the entries ahead of that one in the queue, so this verdict is on them together.`,
+      `**Merge queue**: Commit \`${queue}\` was built by the merge queue of \`main\` to test the entry of pull request \\#&#8203;${QUEUED_PR}; it also holds the changes of the entries ahead of that one in the queue, so the run tests them together.`,
     );
     // The pull request's gate says nothing of a queue.
     const onPullRequest = await queueGate(IN_PROCESS, fixture, {}, pullRequestGateEnv(fixture));

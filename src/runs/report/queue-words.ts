@@ -25,7 +25,7 @@ function sentence(
     queue.pullRequest === undefined
       ? ` (its ref names no pull request)`
       : ` to test the entry of ${text(`pull request #${queue.pullRequest}`)}`;
-  return `${built}${base}${entry}; it also holds the changes of the entries ahead of that one in the queue, so this verdict is on them together.`;
+  return `${built}${base}${entry}; it also holds the changes of the entries ahead of that one in the queue, so the run tests them together.`;
 }
 
 /** The log's line (`commit`: the commit under review when the payload names none). */
