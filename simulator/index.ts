@@ -245,6 +245,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const webhooks = new WebhookDispatcher(options.webhooks);
   const github = new GitHubStandIn('', options.github);
+  let queueLinked = false;
   const print =
     options.printLog === true ? (line: string) => console.log(line) : options.printLog || undefined;
   const log = new Log(print);
@@ -324,6 +325,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           : workflows instanceof MemoryRepo
             ? workflows
             : new MemoryRepo(workflows);
+      // The merge queue of GitHub's stand-in builds its commits in the first project's repository
+      // (held in memory: a git repository given with --repo is only read, never written).
+      if (repository instanceof MemoryRepo && !queueLinked) {
+        github.linkRepository(repository);
+        queueLinked = true;
+      }
       return registry.addProject({ account, repository, ...(name !== undefined ? { name } : {}) });
     },
     addToken: (opts) => registry.addToken(opts),

@@ -42,6 +42,24 @@ export class MemoryRepo implements WorkflowSource {
     return sha;
   }
 
+  /**
+   * The merge queue's commit (simulator/github/merge-queue.ts): a new commit on `branch` whose parents
+   * are `base` and `head`, with `base`'s files and `head`'s written over them. Returns its SHA.
+   */
+  mergeCommit(options: { base: string; head: string; branch: string; message: string }): Promise<string> {
+    const { base, head, branch, message } = options;
+    const [ours, theirs] = [this.commits.get(base), this.commits.get(head)];
+    if (!ours || !theirs)
+      return Promise.reject(new Error(`No commit ${ours ? head : base} in this repository`));
+    const tree = new Map([...ours.files, ...theirs.files]);
+    const sha = createHash('sha1')
+      .update(JSON.stringify([base, head, this.commits.size, message, [...tree].sort()]))
+      .digest('hex');
+    this.commits.set(sha, { message, files: tree });
+    this.refs.set(`refs/heads/${branch}`, sha);
+    return Promise.resolve(sha);
+  }
+
   /** Points branch `name` at an existing commit. */
   branch(name: string, sha: string): void {
     this.point(`refs/heads/${name}`, sha);

@@ -62,9 +62,7 @@ try {
   const pullRequest = relayed
     ? undefined
     : world.sim.github.addPullRequest({ number: 1, head: world.repo.headSha });
-  const entry = queued
-    ? enqueue(world, world.sim.github, { number: 1, head: world.repo.headSha, runId: '1' })
-    : undefined;
+  const entry = queued ? await enqueue(world.sim.github, 1, '1') : undefined;
   const github = relayed
     ? await relayedDelivery(world)
     : (entry?.context ?? {

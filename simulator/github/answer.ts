@@ -13,6 +13,7 @@ import {
   identify,
   refusalMessage,
   type Identity,
+  sourceOf,
 } from './permissions.js';
 import { headers as limitHeaders } from './limits.js';
 import { countLine } from './counts.js';
@@ -77,6 +78,7 @@ export function answerRequest(
       headers,
       now,
       viewer: viewerOf(who),
+      source: sourceOf(who),
     };
     return counted(withHeaders(route.handle(github, request), rate));
   }

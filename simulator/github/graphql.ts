@@ -202,7 +202,8 @@ function root(data: GraphQLData, cost: QueryCost): Record<string, unknown> {
     commits: (args: PageArgs) => connection([pr.head], args, (oid) => ({ commit: commit(repository, oid) })),
     mergeQueueEntry: pr.queue
       ? {
-          headCommit: commit(repository, pr.queue.head),
+          // The queue has not built the group's commit yet: GitHub gives no head commit.
+          headCommit: pr.queue.head ? commit(repository, pr.queue.head) : null,
           position: pr.queue.position ?? 0,
           state: pr.queue.state ?? 'AWAITING_CHECKS',
         }

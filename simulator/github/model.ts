@@ -23,6 +23,8 @@ export interface PostedStatus {
   target_url?: string;
   /** Who posted it: the viewer at the time (a test may seed another account's). */
   creator?: { login: string };
+  /** The source a ruleset sees behind the token that posted it (GitHub Actions, an app, a user). */
+  source?: string;
   /** `owner/repo`; a status a test pushed without one belongs to every repository (the old tests'). */
   repository?: string;
   /** Its id; a pushed status without one takes its place among all statuses (from 1). */
@@ -58,9 +60,10 @@ export interface PullRequest {
   created_at?: string;
   /**
    * The head commit of its merge-queue entry, when a world puts it in the queue (GraphQL's
-   * `mergeQueueEntry { headCommit }`); absent: not queued (`mergeQueueEntry: null`).
+   * `mergeQueueEntry { headCommit }`); absent: not queued (`mergeQueueEntry: null`); `head` empty:
+   * queued, its commit not built yet (`headCommit: null`). `GitHubStandIn.enqueue` builds one.
    */
-  queue?: { head: string; position?: number; state?: string };
+  queue?: { head: string; position?: number; state?: string; ref?: string };
 }
 
 /**

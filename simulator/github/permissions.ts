@@ -61,6 +61,18 @@ export function identify(
   };
 }
 
+/**
+ * The source a ruleset would see behind a token (issue 40 item 4): a repository's workflow token posts
+ * as the GitHub Actions app, an app's token as that app, a personal token as its user. A ruleset can
+ * require a status to come from an app; GitHub offers one as a source only once it has submitted a
+ * check run (reported), so only "GitHub Actions" or "any source" fit a commit status of this action.
+ */
+export function sourceOf(who: Identity): string {
+  if (who.kind === 'user') return `user ${who.login} (personal access token)`;
+  if (who.login === BOT.login) return 'GitHub Actions (GITHUB_TOKEN)';
+  return `app ${who.login.replace(/\[bot\]$/, '')}`;
+}
+
 const RANK: Record<Level, number> = { none: 0, read: 1, write: 2 };
 
 /** Whether `who` may do what `access` needs on `repository`. */

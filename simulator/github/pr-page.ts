@@ -7,7 +7,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { escapeHtml, html, Html, link, page, type PageResponse } from '../pages/html.js';
-import type { GitHubStandIn, PullRequest } from './stand-in.js';
+import type { GitHubStandIn, PostedStatus, PullRequest } from './stand-in.js';
 import { latestPerContext, statusesOf } from './statuses.js';
 
 /** Tags GitHub keeps in rendered Markdown (a subset of its allowlist; no media, no forms). */
@@ -64,38 +64,86 @@ export const renderComment = (body: string): Html => new Html(markdown.render(bo
 
 const STATE_ICON: Record<string, string> = { success: '✓', failure: '✗', error: '✗', pending: '●' };
 
-export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageResponse {
+/** The latest status of each context on `sha` of `repository`, by context. */
+function checksOf(github: GitHubStandIn, repository: string, sha: string): PostedStatus[] {
   // GitHub's checks list: the latest status of each context, compared case-insensitively.
-  const repository = `${pr.owner}/${pr.repo}`;
-  const checks = latestPerContext(statusesOf(github.statuses, repository, pr.head).reverse()).sort((a, b) =>
+  return latestPerContext(statusesOf(github.statuses, repository, sha).reverse()).sort((a, b) =>
     a.context.localeCompare(b.context),
   );
+}
+
+function overallOf(checks: PostedStatus[]): string {
   const states = checks.map((check) => check.state);
-  const overall = states.some((s) => s === 'failure' || s === 'error')
+  return states.some((s) => s === 'failure' || s === 'error')
     ? 'failure'
     : states.some((s) => s === 'pending')
       ? 'pending'
       : states.length
         ? 'success'
         : 'no checks';
+}
+
+/** The checks table: state, context, description, details link, and who posted it (and as what source). */
+function checksTable(id: string, checks: PostedStatus[]): Html {
+  return html`<table class="list" id="${id}">
+    ${checks.map(
+      (check) =>
+        html`<tr data-context="${check.context}">
+          <td class="status status-${check.state.replace(/[^a-z]/g, '')}" data-state="${check.state}">
+            ${STATE_ICON[check.state] ?? '?'} ${check.state}
+          </td>
+          <td><strong>${check.context}</strong></td>
+          <td>${check.description ?? ''}</td>
+          <td>${check.target_url ? link(check.target_url, 'Details') : ''}</td>
+          <td class="posted-by" data-creator="${check.creator?.login ?? ''}">
+            ${check.creator?.login ?? ''}${check.source ? ` · ${check.source}` : ''}
+          </td>
+        </tr>`,
+    )}
+  </table>`;
+}
+
+/** Whether every context the ruleset requires is `success` among `checks`, in words. */
+function requiredVerdict(required: string[], checks: PostedStatus[]): { met: boolean; words: string } {
+  if (required.length === 0) return { met: false, words: 'The world sets no required contexts.' };
+  const states = new Map(checks.map((check) => [check.context.toLowerCase(), check.state]));
+  const owed = required.filter((context) => states.get(context.toLowerCase()) !== 'success');
+  return owed.length === 0
+    ? { met: true, words: `Every required context is success (${required.join(', ')}).` }
+    : {
+        met: false,
+        words: `Required and not success: ${owed.map((context) => `${context} (${states.get(context.toLowerCase()) ?? 'not posted'})`).join(', ')}.`,
+      };
+}
+
+export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageResponse {
+  const repository = `${pr.owner}/${pr.repo}`;
+  const required = github.settings.requiredContexts;
+  const checks = checksOf(github, repository, pr.head);
+  const overall = overallOf(checks);
+  const queued = pr.queue?.head && checksOf(github, repository, pr.queue.head);
+  const queueOverall = queued ? overallOf(queued) : 'no checks';
+  const onHead = requiredVerdict(required, checks);
+  const inQueue = queued ? requiredVerdict(required, queued) : undefined;
   return page({
     title: `${pr.title} #${pr.number}`,
-    refresh: overall === 'pending',
+    refresh: overall === 'pending' || queueOverall === 'pending',
     body: html`<p>${pr.owner}/${pr.repo} · head commit <code>${pr.head}</code></p>
       <h2>Checks: <span data-overall="${overall}">${overall}</span></h2>
-      <table class="list" id="checks">
-        ${checks.map(
-          (check) =>
-            html`<tr data-context="${check.context}">
-              <td class="status status-${check.state.replace(/[^a-z]/g, '')}" data-state="${check.state}">
-                ${STATE_ICON[check.state] ?? '?'} ${check.state}
-              </td>
-              <td><strong>${check.context}</strong></td>
-              <td>${check.description ?? ''}</td>
-              <td>${check.target_url ? link(check.target_url, 'Details') : ''}</td>
-            </tr>`,
-        )}
-      </table>
+      ${checksTable('checks', checks)}
+      <p id="required" data-met="${String(onHead.met)}">${onHead.words}</p>
+      ${
+        pr.queue && queued && inQueue
+          ? html`<h2>Merge queue: <span data-queue-overall="${queueOverall}">${queueOverall}</span></h2>
+              <p>
+                Position ${String(pr.queue.position ?? 1)} · the queue's commit <code>${pr.queue.head}</code>
+                ${pr.queue.ref ? html` on <code>${pr.queue.ref}</code>` : ''} (it also holds the entries
+                ahead)
+              </p>
+              ${checksTable('queue-checks', queued)}
+              <p id="queue-required" data-met="${String(inQueue.met)}">${inQueue.words}</p>`
+          : ''
+      }
       <h2>Comments</h2>
       ${github.commentsOn(pr.number, repository).map(
         (comment) =>

@@ -33,6 +33,8 @@ export interface RestRequest {
   now: number;
   /** The account of the token (REST: a Bot's login with `[bot]`). */
   viewer: Comment['user'];
+  /** The source a ruleset sees behind the token (permissions.ts, sourceOf). */
+  source: string;
 }
 
 export interface RestRoute {
@@ -104,6 +106,7 @@ export const REST_ROUTES: RestRoute[] = [
         ...(typeof body.description === 'string' ? { description: body.description } : {}),
         ...(typeof body.target_url === 'string' ? { target_url: body.target_url } : {}),
         creator: { login: request.viewer.login },
+        source: request.source,
         repository: request.repository,
         id,
         node_id: nodeId('SC', id),

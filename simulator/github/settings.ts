@@ -83,6 +83,11 @@ export interface GitHubSettings {
   knownCommitsOnly: boolean;
   /** Repositories whose ruleset refuses every new ref (422 "Repository rule violations found"). */
   refRulesets: string[];
+  /**
+   * The status contexts the world repository's ruleset requires: the pull request's page says whether
+   * each is `success` on the head and on the merge queue's commit (what the queue waits for). Default none.
+   */
+  requiredContexts: string[];
 }
 
 /** What a world gives: any of the settings, and any of the limits. */
@@ -100,5 +105,6 @@ export function githubSettings(given: GitHubWorldSettings = {}): GitHubSettings 
     limits: { ...DEFAULT_LIMITS, ...given.limits },
     knownCommitsOnly: given.knownCommitsOnly ?? false,
     refRulesets: [...(given.refRulesets ?? [])],
+    requiredContexts: [...(given.requiredContexts ?? [])],
   };
 }

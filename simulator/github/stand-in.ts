@@ -34,9 +34,17 @@ import { contextKey, latestPerContext } from './statuses.js';
 import { restPullRequest, restPullRequestFull, restRef } from './shapes.js';
 import type { AnsweringState, Place } from './state.js';
 import { answerRequest } from './answer.js';
+import {
+  mergeGroupPayload,
+  queueBranch,
+  queueCommitMessage,
+  type QueueEntry,
+  type QueueRepository,
+} from './merge-queue.js';
 
 export * from './model.js';
 export type { GitHubCount } from './counts.js';
+export type { QueueEntry, QueueRepository } from './merge-queue.js';
 export type { GitHubSettings, GitHubWorldSettings, TokenSettings, GitHubLimits } from './settings.js';
 export { DEFAULT_LIMITS, GITHUB_TOKEN_PERMISSIONS } from './settings.js';
 
@@ -76,6 +84,8 @@ export class GitHubStandIn implements AnsweringState {
   /** What reached GitHub, counted (counts.ts). */
   readonly tally = new Counts();
   private server: Server | undefined;
+  /** Where the merge queue builds its commits: the simulator's project's repository. */
+  private queueRepository: QueueRepository | undefined;
 
   /** `url` is where the stand-in is reached (the simulator's `${url}/_github`); empty until started. */
   constructor(url = '', settings: GitHubWorldSettings = {}) {
@@ -125,6 +135,54 @@ export class GitHubStandIn implements AnsweringState {
     return this.pullRequests.filter((pr) => `${pr.owner}/${pr.repo}`.toLowerCase() === key);
   }
 
+  /** Links the repository the merge queue builds its commits in (the simulator links its project's). */
+  linkRepository(repository: QueueRepository): void {
+    this.queueRepository = repository;
+  }
+
+  /**
+   * Puts pull request `number` of `repository` in its base branch's merge queue, behind the entries
+   * there (merge-queue.ts): its merge-group commit is built in the linked repository on the base
+   * branch (or on the last entry's commit), the queue's branch points to it, GraphQL shows the entry,
+   * and the `merge_group` event GitHub would send for it is returned.
+   */
+  async enqueue(
+    number: number,
+    repository = this.settings.repository,
+  ): Promise<{ entry: QueueEntry; event: Record<string, unknown> }> {
+    const [owner, repo] = repository.split('/');
+    const pr = this.pullRequest(owner, repo, number);
+    if (!pr) throw new Error(`enqueue: no open pull request #${number} in ${repository}`);
+    if (!this.queueRepository) throw new Error('enqueue: the merge queue needs a linked repository');
+    const baseRef = pr.baseRef ?? 'main';
+    const ahead = this.openPullRequests(repository)
+      .filter((other) => other.queue && other.number !== number && (other.baseRef ?? 'main') === baseRef)
+      .sort((a, b) => (a.queue?.position ?? 0) - (b.queue?.position ?? 0));
+    const baseSha =
+      ahead.at(-1)?.queue?.head ?? (await this.queueRepository.commitOf(`refs/heads/${baseRef}`));
+    if (!baseSha) throw new Error(`enqueue: the linked repository has no branch ${baseRef}`);
+    const branch = queueBranch(baseRef, number, baseSha);
+    const message = queueCommitMessage(number, pr.title, baseRef);
+    const head = await this.queueRepository.mergeCommit({ base: baseSha, head: pr.head, branch, message });
+    const entry: QueueEntry = {
+      head,
+      position: ahead.length + 1,
+      state: 'AWAITING_CHECKS',
+      ref: `refs/heads/${branch}`,
+      baseSha,
+      baseRef,
+    };
+    pr.queue = entry;
+    this.addCommit(repository, head);
+    this.refs.push(entry.ref);
+    this.refShas.set(`${repository.toLowerCase()}:${entry.ref}`, head);
+    this.log?.(
+      `GitHub: pull request #${number} of ${repository} entered the merge queue: commit ${head} on ${branch}`,
+    );
+    const at = new Date(this.now()).toISOString();
+    return { entry, event: mergeGroupPayload(repository, entry, message, at) };
+  }
+
   /** A commit `repository` has (besides its pull requests' heads and queue heads). */
   addCommit(repository: string, sha: string): void {
     const key = repository.toLowerCase();
@@ -134,7 +192,9 @@ export class GitHubStandIn implements AnsweringState {
 
   hasCommit(repository: string, sha: string): boolean {
     if (this.commits.get(repository.toLowerCase())?.has(sha)) return true;
-    return this.openPullRequests(repository).some((pr) => pr.head === sha || pr.queue?.head === sha);
+    return this.openPullRequests(repository).some(
+      (pr) => pr.head === sha || (pr.queue?.head || null) === sha,
+    );
   }
 
   /** A comment on issue `issue` of `repository`, as its author `user` wrote it. */

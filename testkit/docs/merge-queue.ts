@@ -1,13 +1,12 @@
 /**
- * A pull request entering the merge queue, for the recipe tests and `npm run recipe`: the queue's
- * commit built on the pull request's head in the project's repository (so a dispatch on it works),
- * on GitHub's branch `gh-readonly-queue/<base>/pr-<n>-<sha>`, the pull request's queue entry on
- * GitHub's stand-in, and the github context of the `merge_group` event GitHub sends for it
- * (field-notes.md, sixth round: `merge_group.head_sha` is GITHUB_SHA).
+ * A pull request entering the merge queue, for the recipe tests and `npm run recipe`: GitHub's
+ * stand-in builds the queue's commit in the project's repository it is linked to (so a dispatch on it
+ * works) on its `gh-readonly-queue/<base>/pr-<n>-<sha>` branch and shows the entry
+ * (simulator/github/merge-queue.ts); this gives the github context of the `merge_group` event GitHub
+ * sends for it (field-notes.md, sixth round: `merge_group.head_sha` is GITHUB_SHA).
  */
 import type { GitHubStandIn } from '../../simulator/index.js';
 import type { Json } from '../runner/expressions.js';
-import type { World } from '../world/world.js';
 
 export interface QueuedEntry {
   /** The commit the queue built: what the merge group's workflow tests. */
@@ -16,39 +15,19 @@ export interface QueuedEntry {
   context: Record<string, Json>;
 }
 
-/** Puts pull request `number` (open on `head`, into `main`) in the queue; `runId` names the GitHub run. */
-export function enqueue(
-  world: World,
-  github: GitHubStandIn,
-  options: { number: number; head: string; runId: string },
-): QueuedEntry {
-  const { number, head, runId } = options;
-  // GitHub names the branch after the commit the entry was built on, not after the queue's commit.
-  const branch = `gh-readonly-queue/main/pr-${number}-${head}`;
-  world.repo.branch(branch, head);
-  const message = `Merge pull request #${number} into main (merge queue)`;
-  const queue = world.repo.commit({}, message, branch);
-  github.addPullRequest({ number, head, queue: { head: queue, position: 1, state: 'AWAITING_CHECKS' } });
-  const headRef = `refs/heads/${branch}`;
+/** Puts open pull request `number` in the stand-in's merge queue; `runId` names the GitHub run. */
+export async function enqueue(github: GitHubStandIn, number: number, runId: string): Promise<QueuedEntry> {
+  const { entry, event } = await github.enqueue(number);
   return {
-    queue,
+    queue: entry.head,
     context: {
       run_id: runId,
       event_name: 'merge_group',
-      sha: queue,
-      ref: headRef,
-      repository: 'acme/app',
+      sha: entry.head,
+      ref: entry.ref,
+      repository: github.settings.repository,
       api_url: github.url,
-      event: {
-        action: 'checks_requested',
-        merge_group: {
-          head_sha: queue,
-          head_ref: headRef,
-          base_sha: head,
-          base_ref: 'refs/heads/main',
-          head_commit: { id: queue, message },
-        },
-      },
+      event: event as Record<string, Json>,
     },
   };
 }

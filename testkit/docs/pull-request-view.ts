@@ -20,7 +20,7 @@ export function pullRequestView(github: GitHubStandIn, pr: PullRequest, required
     `Pull request #${pr.number} at ${pullRequestPage(github, pr)} (head ${pr.head.slice(0, 12)})`,
     ...checks(github, pr.head, 'Checks'),
   ];
-  if (pr.queue) {
+  if (pr.queue?.head) {
     lines.push(
       `In the merge queue, on the queue's commit ${pr.queue.head.slice(0, 12)}:`,
       ...checks(github, pr.queue.head, 'Its checks'),

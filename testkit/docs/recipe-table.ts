@@ -37,7 +37,7 @@ export interface RecipeWorld {
   /** The github context of a recipe run as a pull request's, each a GitHub run of its own (run_id). */
   pullRequestContext(): Record<string, Json>;
   /** Pull request 7 enters the merge queue: the queue's commit, and its merge_group event's context (a GitHub run of its own). */
-  enqueue(): QueuedEntry;
+  enqueue(): Promise<QueuedEntry>;
   /** Every line a runner would print of the current recipe's runs, for the message of a failure. */
   log(line: string): void;
 }
@@ -104,7 +104,7 @@ export const RECIPES: Record<string, Expectation[]> = {
         const { world, github } = recipes;
         const onPullRequest = await run(recipes.pullRequestContext());
         expect(onPullRequest.jobs.e2e.result).toBe('success');
-        const { queue, context } = recipes.enqueue();
+        const { queue, context } = await recipes.enqueue();
         const inQueue = await run(context);
         expect(inQueue.jobs.e2e.result).toBe('success');
         expect(inQueue.jobs.e2e.steps[0].outputs['git-commit-hash']).toBe(queue);
@@ -345,7 +345,7 @@ export const RECIPES: Record<string, Expectation[]> = {
         try {
           const onPullRequest = await run(recipes.pullRequestContext());
           expect(onPullRequest.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
-          const entry = recipes.enqueue();
+          const entry = await recipes.enqueue();
           queue = entry.queue;
           const inQueue = await run(entry.context);
           expect(inQueue.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');

@@ -43,6 +43,8 @@ export function describeRecipes(name: string): void {
     const github = new GitHubStandIn();
     await github.start();
     const world = await createWorld(RECIPE_WORKFLOWS);
+    // The merge queue builds its commits in the project's repository (testkit/docs/merge-queue.ts).
+    github.linkRepository(world.repo);
     // The service echoes text from elsewhere in an error message: here, a workflow command.
     world.sim.setJobBehaviour('build_android', {
       outcome: 'failure',
@@ -70,8 +72,10 @@ export function describeRecipes(name: string): void {
         ref: 'refs/pull/7/merge',
         event: { pull_request: { number: 7, head: { sha: world.repo.headSha, ref: 'main' } } },
       }),
-      enqueue: () =>
-        enqueue(world, github, { number: 7, head: world.repo.headSha, runId: String(++githubRuns) }),
+      enqueue: () => {
+        github.addPullRequest({ number: 7, head: world.repo.headSha });
+        return enqueue(github, 7, String(++githubRuns));
+      },
       log: (line) => lines.push(line),
     };
   });

@@ -1,13 +1,14 @@
 /**
- * The merge queue's world, in both tiers (__tests__/runs/merge-group.test.ts and
- * __tests__/e2e/merge-queue-bundles.test.ts): pull request 7 open on its head, and the commit the
- * queue built for it on `main` (its `gh-readonly-queue/main/pr-7-<sha>` branch), with the
- * `merge_group` event's payload and environment as GitHub gives them (field-notes.md, sixth round).
+ * The merge queue's world, in both tiers (__tests__/runs/merge-group.test.ts, __tests__/runs/sync-merge-queue.test.ts
+ * and __tests__/e2e/merge-queue-bundles.test.ts): pull request 7 open on its head, and the commit
+ * GitHub's stand-in's queue built for it on `main` (its `gh-readonly-queue/main/pr-7-<sha>` branch),
+ * with the `merge_group` event's payload and environment as GitHub gives them.
  * A helper that runs a step takes the tier's runners (IN_PROCESS or BUNDLES) as its first parameter.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionRun, StepRunners } from '../runner/step.js';
+import type { VirtualClock } from '../runner/step-clock.js';
 import { workflow } from '../docs/workflows.js';
 import { createGitHubWorld, pullRequestOnHead, type GitHubWorld } from './github-world.js';
 
@@ -33,18 +34,12 @@ export async function createQueueWorld(defaultJobDurationMs: number): Promise<Qu
     pullRequestOnHead(QUEUED_PR),
   );
   const head = fixture.world.repo.headSha;
-  // GitHub names the branch after the commit the entry was built on, not after the queue's commit.
-  const branch = `gh-readonly-queue/main/pr-${QUEUED_PR}-${head}`;
-  const queue = fixture.world.repo.commit(
-    { 'pipeline.yml': QUEUE_PIPELINE },
-    `Merge pull request #${QUEUED_PR} into main (merge queue)`,
-    branch,
-  );
-  const queueRef = `refs/heads/${branch}`;
-  writeFileSync(
-    join(fixture.dir, 'merge-group.json'),
-    JSON.stringify(mergeGroupPayload(queue, queueRef, head)),
-  );
+  // GitHub's stand-in builds the queue's commit in the project's repository, as GitHub's queue does.
+  fixture.github.linkRepository(fixture.world.repo);
+  fixture.github.addPullRequest({ number: QUEUED_PR, head });
+  const { entry, event } = await fixture.github.enqueue(QUEUED_PR);
+  const [queue, queueRef] = [entry.head, entry.ref];
+  writeFileSync(join(fixture.dir, 'merge-group.json'), JSON.stringify(event));
   return { ...fixture, head, queue, queueRef };
 }
 
@@ -113,5 +108,21 @@ export function queueGate(
       ...inputs,
     },
     env,
+  });
+}
+
+/** sync-statuses on a schedule in GitHub run 904 (`env` over that), on `clock` when given (in process). */
+export function queueSync(
+  runners: StepRunners,
+  fixture: QueueWorld,
+  inputs: Inputs = {},
+  env: Record<string, string> = {},
+  clock?: VirtualClock,
+): Promise<ActionRun> {
+  const { world } = fixture;
+  return runners.runStep('sync-statuses', {
+    inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': QUEUE_TOKEN, ...inputs },
+    env: { ...mergeGroupEnv(fixture), GITHUB_EVENT_NAME: 'schedule', GITHUB_RUN_ID: '904', ...env },
+    ...(clock ? { clock } : {}),
   });
 }
