@@ -1,15 +1,22 @@
 /**
  * The merge queue through the committed bundles (issue 40's "Done when"): a `merge_group` gate,
  * waiting and not waiting, posts on the queue's commit (`merge_group.head_sha`), never on the pull
- * request's head, under the contexts the pull request's gate posts. Their behaviour is tested in
- * process in __tests__/runs/merge-group.test.ts.
+ * request's head, under the contexts the pull request's gate posts; a sync settles a queue entry's
+ * statuses, finding the entry with no read beyond its listing of the open pull requests. Their
+ * behaviour is tested in process in __tests__/runs/merge-group.test.ts and sync-merge-queue.test.ts.
  */
 import { BUNDLES } from '../../testkit/runner/step.js';
-import { closeGitHubWorld, resetStatusesWorld, statusWords } from '../../testkit/world/github-world.js';
+import {
+  closeGitHubWorld,
+  resetStatusesWorld,
+  statusWords,
+  untilRunEnded,
+} from '../../testkit/world/github-world.js';
 import {
   QUEUED_PR,
   createQueueWorld,
   queueGate,
+  queueSync,
   type QueueWorld,
 } from '../../testkit/world/queue-fixtures.js';
 
@@ -53,5 +60,25 @@ describe('a merge_group gate through the bundles', () => {
       'Dispatched; sync-statuses settles it',
     );
     fixture.world.sim.cancelRun(run.outputs['run-id']);
+  });
+
+  it("a sync settles the queue entry's statuses, found in the listing's one GraphQL query", async () => {
+    const { github, queue } = fixture;
+    const left = await queueGate(BUNDLES, fixture, { wait: 'false' });
+    await untilRunEnded(fixture.world, left.outputs['run-id']);
+    github.requests.length = 0;
+    const run = await queueSync(BUNDLES, fixture);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ pending: '0', refused: '0' });
+    expect(github.states(queue)).toEqual({
+      'svc/pipeline': 'success',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'success',
+    });
+    // The listing (one GraphQL query), then the posts and one read-back: no read of the queue itself.
+    expect(github.requests.filter((request) => request.path === '/graphql')).toHaveLength(1);
+    expect(
+      github.requests.filter((request) => request.path !== '/graphql' && request.method === 'GET'),
+    ).toHaveLength(1);
   });
 });

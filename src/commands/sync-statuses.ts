@@ -12,12 +12,13 @@ import { MAX_QUERIES, MAX_REST } from '../runs/sync-github.js';
 import { MAX_UNREADABLE, SYNC_READ_POLICY } from '../runs/sync-runs.js';
 import { NO_REPOSITORY, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
+import { MERGE_GROUP_EVENT } from '../github/event.js';
 import { hostOf } from '../service/base-url.js';
 import { stepClock } from '../text/clock.js';
 
 export const syncStatusesCommand = defineCommand({
   description:
-    "Settle the `pending` commit statuses this action left (a `wait: false` dispatch's, or any a waiting step could not end) on the open pull requests' head commits, by one read of each run: `success` only for a run of that commit that succeeded.",
+    "Settle the `pending` commit statuses this action left (a `wait: false` dispatch's, or any a waiting step could not end) on the open pull requests' head commits and their merge-queue commits, by one read of each run: `success` only for a run of that commit that succeeded.",
   inputs: {
     token,
     'base-url': baseUrl,
@@ -28,7 +29,7 @@ export const syncStatusesCommand = defineCommand({
     },
     commit: {
       description:
-        "One commit SHA (40 or 64 hexadecimal digits) whose statuses to settle. Default: the head commits of the repository's open pull requests.",
+        "One commit SHA (40 or 64 hexadecimal digits) whose statuses to settle. Default: the head commits of the repository's open pull requests and the commits of their merge-queue entries.",
       parse: (value: string, name: string) => {
         if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value))
           throw new parse.InputProblem(
@@ -59,10 +60,17 @@ export const syncStatusesCommand = defineCommand({
       when: 'started',
     },
   },
-  rules: (values) =>
-    values['github-token']
+  rules: (values, source) => [
+    ...(values['github-token']
       ? []
-      : ['`github-token` is required (default `${{ github.token }}`, with `statuses: write`).'],
+      : ['`github-token` is required (default `${{ github.token }}`, with `statuses: write`).']),
+    // A merge group's workflow runs as the queue builds the commit, before anything is posted on it.
+    ...(source.env.GITHUB_EVENT_NAME === MERGE_GROUP_EVENT
+      ? [
+          "sync-statuses is not run on `merge_group`: it finds the merge queue's commits itself, as the head commit of each open pull request's merge-queue entry. Run it on `schedule`, the relay's `repository_dispatch` or `workflow_dispatch`, and the gate on `merge_group`.",
+        ]
+      : []),
+  ],
 
   async run(values, context) {
     const { io, outputs, signal } = context;
