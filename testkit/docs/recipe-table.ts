@@ -335,7 +335,8 @@ export const RECIPES: Record<string, Expectation[]> = {
   ],
   'sync-statuses/README.md › Required on pull requests and in the merge queue, holding no runner': [
     {
-      // Pending on the head and on the queue's commit; the relay's trigger settles the queue's commit.
+      // Pending on the head and on the queue's commit; the relay's trigger settles that commit, and the schedule
+      // finds the next entry's commit itself.
       noops: [],
       scenario: async (run, recipes) => {
         const { world, github } = recipes;
@@ -376,6 +377,23 @@ export const RECIPES: Record<string, Expectation[]> = {
         expect(relayed.jobs.sync.steps[0].outputs.commit).toBe(queue);
         expect(Number(relayed.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
         expect(pick(github.states(queue), contexts)).toEqual({
+          'svc/e2e': 'success',
+          'svc/e2e/build_ios': 'success',
+        });
+
+        // The schedule finds a queue entry's commit itself (its merge-queue entry) and settles it.
+        const again = await recipes.enqueue();
+        const left = await run(again.context);
+        const runId = left.jobs.dispatch.steps[0].outputs['run-id'];
+        await until(() => world.sim.runs().find((r) => r.id === runId && r.status === 'success'));
+        const scheduled = await runRecipe(sync.text, world, {
+          github: { repository: 'acme/app', api_url: github.url, event_name: 'schedule', event: {} },
+          noops: [],
+          workspace: recipes.workspace,
+          log: recipes.log,
+        });
+        expect(Number(scheduled.jobs.sync.steps[1].outputs.settled)).toBeGreaterThan(0);
+        expect(pick(github.states(again.queue), contexts)).toEqual({
           'svc/e2e': 'success',
           'svc/e2e/build_ios': 'success',
         });
