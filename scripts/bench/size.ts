@@ -10,7 +10,11 @@ import { mb, MB, note, row } from './table.js';
 /** Smallest bundle among comparable dispatch-and-wait actions (field notes: 0.97–1.56 MB). */
 const SMALLEST_COMPARABLE_MB = 0.97;
 
-const BUNDLE_BUDGET_MB = 0.9;
+/**
+ * Below the smallest comparable action. 0.9 MB until interface v6, whose GitHub side (one reader of
+ * GitHub's answers, the sync's GraphQL listing, paced statuses, merge_group) brought 0.88 MB to 0.905 MB.
+ */
+const BUNDLE_BUDGET_MB = 0.95;
 
 export function sizes(): void {
   const dist = join(ROOT, 'dist');
