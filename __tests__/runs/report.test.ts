@@ -18,6 +18,7 @@ import {
   tokenRefusedMessage,
   unreachableWarning,
   unreadableRunsWarning,
+  noStatusOnCommitWarning,
 } from '../../src/runs/report/sync-summary.js';
 import {
   CANCELLED_BEFORE_DISPATCH,
@@ -609,6 +610,9 @@ describe("sync-statuses' failure sentences and warnings", () => {
     );
     expect(unreadableRunsWarning(2, 'svc.example.com')).toBe(
       'None of the 2 runs read at svc.example.com could be read with `token` (403 or 404): it may belong to another project than the runs the statuses name (or the runs were deleted). Their statuses stay pending; the summary lists them.',
+    );
+    expect(noStatusOnCommitWarning('a'.repeat(40), 'schedule')).toBe(
+      `Commit ${'a'.repeat(40)} (\`commit\`) carries no commit status of this action: nothing to settle there. Check that it is the commit the gate posted on (a run's \`gitCommitHash\`).`,
     );
     expect(unreachableWarning('svc.example.com', 'no complete answer within 10 s', 3)).toBe(
       'The service at svc.example.com could not be reached (no complete answer within 10 s): sync-statuses read no more runs this call (3 more runs not read) and left their statuses pending for the next call.',

@@ -272,6 +272,27 @@ const runReads = () =>
   apiRequests(world.sim).filter((request) => request.startsWith('GET /v2/workflows/runs/')).length;
 
 describe('sync-statuses against GitHub as it answers (issue 39)', () => {
+  it('a `commit` with no status of this action (a pull request’s merge commit): a warning naming it and the head SHA’s expression', async () => {
+    await gateLeft();
+    const merge = 'feedface'.repeat(5);
+    const clock = syncClock();
+    github.configure({ now: () => clock.now() });
+    const run = await IN_PROCESS.runStep('sync-statuses', {
+      inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': SYNC_TOKEN, commit: merge },
+      env: syncEnv(fixture, 'pull_request'),
+      clock,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toEqual({ settled: '0', pending: '0', refused: '0' });
+    expect(warningTexts(run)).toEqual([
+      `Commit ${merge} (\`commit\`) carries no commit status of this action: nothing to settle there. On a pull request, \`\${{ github.sha }}\` is the merge commit; the gate posts on the head commit, \`\${{ github.event.pull_request.head.sha }}\`.`,
+    ]);
+    // The head it names is where the statuses are, and a sync of it settles them.
+    const head_ = await sync({ commit: head });
+    expect(warningTexts(head_)).toEqual([]);
+    expect(head_.outputs.settled).toBe('3');
+  });
+
   it('posts one write a second on the step clock, one GraphQL query for the open pull requests, one read-back', async () => {
     await gateLeft();
     const clock = syncClock();

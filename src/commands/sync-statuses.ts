@@ -98,6 +98,7 @@ export const syncStatusesCommand = defineCommand({
         { octokit: github.octokit, owner, repo, apiUrl: process.env.GITHUB_API_URL },
         {
           commit: values.commit,
+          event: process.env.GITHUB_EVENT_NAME,
           maxRuns: values['max-runs'],
           start,
           deadline: start + api.timeoutMs,

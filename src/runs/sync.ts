@@ -24,6 +24,7 @@ import type { ServiceClient } from '../service/client.js';
 import { hostOf } from '../service/base-url.js';
 import { oneLine } from '../text/one-line.js';
 import { byContext, planSync, runsToRead, type CommitFound, type SyncReport } from './sync-plan.js';
+import { parseMarker } from '../github/status-marker.js';
 import { checkAddress, readRuns } from './sync-runs.js';
 import { GitHubRefusal, MAX_QUERIES, SyncGitHub, type GitHubRepo } from './sync-github.js';
 import { postPlan } from './sync-posts.js';
@@ -44,6 +45,8 @@ const END_MARGIN_MS = 30_000;
 
 export interface SyncSettings {
   commit?: string;
+  /** The event the step runs on (GITHUB_EVENT_NAME), for the `commit` warning's advice. */
+  event?: string;
   maxRuns: number;
   /** Epoch ms on the step clock: when the call started, and its deadline. */
   start: number;
@@ -74,11 +77,18 @@ export async function syncStatuses(
     return outcome;
   }
   const { login, found, left } = listed;
+  // A `commit` that carries no status of this action: the wrong expression (a pull request's merge
+  // commit, `github.sha`), or a typo. Said, since it settles nothing and would say nothing else.
+  const noneOfOurs =
+    settings.commit &&
+    found.every((one) => ![...one.latest.values()].some((status) => parseMarker(status.description)))
+      ? words.noStatusOnCommitWarning(settings.commit, settings.event)
+      : undefined;
   const candidates = runsToRead(found, login, Math.floor(settings.start / SLOT_MS) * settings.maxRuns);
   const reads = await readRuns(client, candidates, settings);
   const { posts, report } = planSync(found, reads.runs, login, (id) => reads.notRead.get(id) ?? 'not read');
   report.left.push(...left, ...reads.left);
-  const outcome: SyncOutcome = { report, warnings: [] };
+  const outcome: SyncOutcome = { report, warnings: noneOfOurs ? [noneOfOurs] : [] };
   const where = oneLine(settings.baseUrl, 200);
 
   if (reads.tokenRefused) {

@@ -53,6 +53,20 @@ export function notTheServiceMessage(baseUrl: string, reason: string): string {
   return `\`base-url\` ${baseUrl} does not answer as the service does (${reason}): sync-statuses left every status pending.`;
 }
 
+/**
+ * The `commit` input names a commit that carries no status of this action: on a pull request,
+ * `github.sha` is the merge commit, not the head the gate posted on.
+ */
+export function noStatusOnCommitWarning(commit: string, event: string | undefined): string {
+  const pullRequest = event === 'pull_request' || event === 'pull_request_target';
+  return (
+    `Commit ${commit} (\`commit\`) carries no commit status of this action: nothing to settle there.` +
+    (pullRequest
+      ? ' On a pull request, `${{ github.sha }}` is the merge commit; the gate posts on the head commit, `${{ github.event.pull_request.head.sha }}`.'
+      : " Check that it is the commit the gate posted on (a run's `gitCommitHash`).")
+  );
+}
+
 /** Every run read answered 403 or 404, and the address and the token are the service's. */
 export function unreadableRunsWarning(count: number, host: string): string {
   return `None of the ${count} ${count === 1 ? 'run' : 'runs'} read at ${host} could be read with \`token\` (403 or 404): it may belong to another project than the runs the statuses name (or the runs were deleted). Their statuses stay pending; the summary lists them.`;
