@@ -229,6 +229,32 @@ describe('2. contexts compared as GitHub compares them, ignoring case', () => {
   });
 });
 
+describe('2b. a job key that echoes a secret', () => {
+  it('never becomes a context: GitHub would keep it for good; the other contexts are posted', async () => {
+    world.sim.injectFault({
+      method: 'GET',
+      path: '/v2/workflows/runs/',
+      kind: 'mutate',
+      times: 1000,
+      mutate: (json) => {
+        const envelope = json as { data?: { jobs?: Array<Record<string, unknown>> } };
+        const jobs = envelope.data?.jobs;
+        if (jobs?.[0])
+          jobs.push({ ...jobs[0], id: '0c0c0c0c-0000-4000-8000-00000000000c', key: `leak-${world.token}` });
+        return envelope;
+      },
+    });
+    const run = await gate({});
+    expect(run.exitCode).toBe(0);
+    expect(github.statuses.length).toBeGreaterThan(0);
+    for (const status of github.statuses) {
+      expect(status.context).not.toContain(world.token);
+      expect(status.description ?? '').not.toContain(world.token);
+    }
+    expect(github.states(head)['svc/pipeline']).toBe('success');
+  });
+});
+
 describe('3. two steps, one context', () => {
   /** A status another step posted on the head commit. */
   const seed = (context: string, state: string, githubRun: string, attempt: string) =>

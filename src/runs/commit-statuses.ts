@@ -128,7 +128,9 @@ export class RunStatuses {
     if (reading.run.url) this.statuses.linkTo(reading.run.url);
     this.statuses.set(this.prefix, ...(STATES[reading.run.status] ?? UNKNOWN), true);
     const byKey = new Map(reading.run.jobs.map((job) => [job.key, job]));
-    for (const [context, { job, ambiguous }] of jobContexts(this.prefix, reading.followed)) {
+    for (const [context, { job, ambiguous }] of jobContexts(this.prefix, reading.followed, (text) =>
+      this.io.redact(text),
+    )) {
       // As GitHub compares contexts: one whatever its case, from one reading to the next.
       const key = context.toLowerCase();
       if (ambiguous && !this.ambiguous.has(key)) this.ambiguous.set(key, ambiguous);

@@ -43,12 +43,16 @@ function jobContext(prefix: string, key: string): string {
 export function jobContexts(
   prefix: string,
   jobs: readonly WorkflowJob[],
+  redact: (text: string) => string = (text) => text,
 ): Map<string, { job: WorkflowJob; ambiguous?: string }> {
   const contexts = new Map<string, { job: WorkflowJob; ambiguous?: string }>();
   /** Each context as GitHub compares it → the spelling first seen. */
   const spelling = new Map<string, string>();
   for (const job of jobs) {
     const own = jobContext(prefix, job.key);
+    // A job key that holds one of the step's secrets (a service that echoes it) never becomes a
+    // context: GitHub keeps a context for good and shows it to everyone who can read the commit.
+    if (redact(own) !== own) continue;
     const context = spelling.get(own.toLowerCase()) ?? own;
     spelling.set(own.toLowerCase(), context);
     const first = contexts.get(context);

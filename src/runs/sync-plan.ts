@@ -134,6 +134,7 @@ export function planSync(
   runs: ReadonlyMap<string, RunRead>,
   login: string,
   notRead: (runId: string) => string,
+  redact: (text: string) => string = (text) => text,
 ): { posts: Post[]; report: SyncReport } {
   const report = emptyReport();
   const posts: Post[] = [];
@@ -197,7 +198,7 @@ export function planSync(
         continue;
       }
       const url = run.url ?? undefined;
-      const ended = endedStates(prefix, run);
+      const ended = endedStates(prefix, run, redact);
       for (const [context, [state, words]] of ended) {
         const was = latest.get(contextKey(context));
         // Only a context this run left pending, or a job that appeared since; never another run's.
@@ -230,11 +231,18 @@ function runContext(statuses: readonly SeenStatus[]): string | undefined {
 }
 
 /** The states of a run that ended: its context, then each job's (at most MAX_JOB_STATUSES). */
-function endedStates(prefix: string, run: WorkflowRun): Map<string, [StatusState, string]> {
+function endedStates(
+  prefix: string,
+  run: WorkflowRun,
+  redact: (text: string) => string,
+): Map<string, [StatusState, string]> {
   const states = new Map<string, [StatusState, string]>();
   states.set(prefix, STATES[run.status] ?? ['error', `Ended ${oneLine(run.status, 40)}`]);
   const byKey = new Map<string, WorkflowJob>(run.jobs.map((job) => [job.key, job]));
-  for (const [context, { job, ambiguous }] of [...jobContexts(prefix, run.jobs)].slice(0, MAX_JOB_STATUSES)) {
+  for (const [context, { job, ambiguous }] of [...jobContexts(prefix, run.jobs, redact)].slice(
+    0,
+    MAX_JOB_STATUSES,
+  )) {
     const [state, words] = ambiguous ? (['error', `Ambiguous: ${ambiguous}`] as const) : jobState(job, byKey);
     // A job the run ended without: never left pending by a sync.
     states.set(

@@ -86,7 +86,13 @@ export async function syncStatuses(
       : undefined;
   const candidates = runsToRead(found, login, Math.floor(settings.start / SLOT_MS) * settings.maxRuns);
   const reads = await readRuns(client, candidates, settings);
-  const { posts, report } = planSync(found, reads.runs, login, (id) => reads.notRead.get(id) ?? 'not read');
+  const { posts, report } = planSync(
+    found,
+    reads.runs,
+    login,
+    (id) => reads.notRead.get(id) ?? 'not read',
+    (text) => io.redact(text),
+  );
   report.left.push(...left, ...reads.left);
   const outcome: SyncOutcome = { report, warnings: noneOfOurs ? [noneOfOurs] : [] };
   const where = oneLine(settings.baseUrl, 200);
