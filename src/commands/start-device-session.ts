@@ -178,7 +178,6 @@ export const startDeviceSession = defineCommand({
       pollIntervalMs: api.pollIntervalMs,
     });
     const earlier: AttemptRecord[] = [];
-
     for (let attempt = 1; ; attempt++) {
       const startedAt = stepClock().now();
       const counted = of > 1 ? ` (attempt ${attempt} of ${of})` : '';
