@@ -6,15 +6,11 @@
  * behaviour is tested in process in __tests__/runs/merge-group.test.ts and sync-merge-queue.test.ts.
  */
 import { BUNDLES } from '../../testkit/runner/step.js';
-import {
-  closeGitHubWorld,
-  resetStatusesWorld,
-  statusWords,
-  untilRunEnded,
-} from '../../testkit/world/github-world.js';
+import { closeGitHubWorld, statusWords, untilRunEnded } from '../../testkit/world/github-world.js';
 import {
   QUEUED_PR,
   createQueueWorld,
+  resetQueueWorld,
   queueGate,
   queueSync,
   type QueueWorld,
@@ -25,11 +21,7 @@ beforeAll(async () => {
   fixture = await createQueueWorld(40);
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => {
-  resetStatusesWorld(fixture);
-  fixture.github.pullRequests = [];
-  fixture.github.addPullRequest({ number: QUEUED_PR, head: fixture.head, queue: { head: fixture.queue } });
-});
+beforeEach(() => resetQueueWorld(fixture));
 
 describe('a merge_group gate through the bundles', () => {
   it("waiting: dispatches on the queue's commit and ends every context there in success", async () => {

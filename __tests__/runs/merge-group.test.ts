@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { IN_PROCESS, readActionYaml } from '../../testkit/runner/in-process.js';
 import { interpolate } from '../../testkit/runner/expressions.js';
 import { apiRequests, followRunStep } from '../../testkit/world/world.js';
-import { closeGitHubWorld, resetStatusesWorld, statusWords } from '../../testkit/world/github-world.js';
+import { closeGitHubWorld, statusWords } from '../../testkit/world/github-world.js';
 import {
   QUEUED_PR,
   createQueueWorld,
+  resetQueueWorld,
   mergeGroupEnv,
   mergeGroupPayload,
   pullRequestGateEnv,
@@ -30,11 +31,7 @@ beforeAll(async () => {
   fixture = await createQueueWorld(10);
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => {
-  resetStatusesWorld(fixture);
-  fixture.github.pullRequests = [];
-  fixture.github.addPullRequest({ number: QUEUED_PR, head: fixture.head, queue: { head: fixture.queue } });
-});
+beforeEach(() => resetQueueWorld(fixture));
 
 /** The sentence the log and the summary say of this world's merge group, as the log says it. */
 const queueWords = (queue: string) =>

@@ -10,15 +10,11 @@
 import { IN_PROCESS, type ActionRun } from '../../testkit/runner/in-process.js';
 import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { apiRequests } from '../../testkit/world/world.js';
-import {
-  closeGitHubWorld,
-  resetStatusesWorld,
-  untilRunEnded,
-  warningTexts,
-} from '../../testkit/world/github-world.js';
+import { closeGitHubWorld, untilRunEnded, warningTexts } from '../../testkit/world/github-world.js';
 import {
   QUEUED_PR,
   createQueueWorld,
+  resetQueueWorld,
   mergeGroupEnv,
   queueGate,
   queueSync,
@@ -32,8 +28,7 @@ beforeAll(async () => {
 afterAll(() => closeGitHubWorld(fixture));
 beforeEach(() => {
   fixture.github.reset();
-  resetStatusesWorld(fixture);
-  fixture.github.addPullRequest({ number: QUEUED_PR, head: fixture.head, queue: { head: fixture.queue } });
+  resetQueueWorld(fixture);
 });
 
 /** The gate on merge_group that leaves: pending on the queue's commit, once its run has ended. */

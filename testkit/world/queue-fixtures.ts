@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import type { ActionRun, StepRunners } from '../runner/step.js';
 import type { VirtualClock } from '../runner/step-clock.js';
 import { workflow } from '../docs/workflows.js';
-import { createGitHubWorld, pullRequestOnHead, type GitHubWorld } from './github-world.js';
+import {
+  createGitHubWorld,
+  pullRequestOnHead,
+  resetStatusesWorld,
+  type GitHubWorld,
+} from './github-world.js';
 
 type Inputs = Record<string, string>;
 
@@ -41,6 +46,16 @@ export async function createQueueWorld(defaultJobDurationMs: number): Promise<Qu
   const [queue, queueRef] = [entry.head, entry.ref];
   writeFileSync(join(fixture.dir, 'merge-group.json'), JSON.stringify(event));
   return { ...fixture, head, queue, queueRef };
+}
+
+/**
+ * What each case starts from: nothing posted, GitHub answering, and pull request 7 the only one open,
+ * its queue entry's head commit the one the queue built.
+ */
+export function resetQueueWorld(fixture: QueueWorld): void {
+  resetStatusesWorld(fixture);
+  fixture.github.pullRequests = [];
+  fixture.github.addPullRequest({ number: QUEUED_PR, head: fixture.head, queue: { head: fixture.queue } });
 }
 
 /** A `merge_group` event's payload (action `checks_requested`). */
