@@ -8,8 +8,7 @@
  * __tests__/e2e/runs-bundles.test.ts: a run that succeeds, and a cancelled step (SIGINT, which needs
  * a process of the step's own).
  */
-import { VirtualClock } from '../../testkit/runner/step-clock.js';
-import { replaceStepClock } from '../../src/text/clock.js';
+import { virtualStepClockEachTest } from '../../testkit/world/world-hooks.js';
 import { IN_PROCESS, runStep } from '../../testkit/runner/in-process.js';
 import { apiRequests, followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
@@ -47,14 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeGitHubWorld(fixture));
 // The step clock of every gate here: writes a second apart and the settle window pass in no time.
-let clock: VirtualClock;
-let restoreClock: () => void;
-beforeEach(() => {
-  resetStatusesWorld(fixture);
-  clock = new VirtualClock();
-  restoreClock = replaceStepClock(clock);
-});
-afterEach(() => restoreClock());
+const stepClock = virtualStepClockEachTest();
+beforeEach(() => resetStatusesWorld(fixture));
 
 const env = (): Record<string, string> => mergeCommitEnv(fixture);
 
@@ -94,7 +87,7 @@ describe('commit statuses, one per remote job', () => {
     const jobs = Object.fromEntries(Array.from({ length: 105 }, (_, i) => [`job_${i}`, {}]));
     // On a branch of its own: main, which the other cases dispatch, stays the pull request's head.
     world.repo.commit({ 'many.yml': workflow('Many', jobs) }, 'Many jobs', 'many');
-    github.configure({ now: () => clock.now() });
+    github.configure({ now: () => stepClock().now() });
     const run = await gate({ workflow: 'many.yml', 'git-ref': 'many' }).finally(() =>
       github.configure({ now: () => Date.now() }),
     );

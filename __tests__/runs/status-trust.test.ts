@@ -12,8 +12,7 @@
  * commit, and the cases that need a process of the step's own (two legs at once; GitHub unreachable,
  * or failing, when the step is cancelled with SIGINT).
  */
-import { VirtualClock } from '../../testkit/runner/step-clock.js';
-import { replaceStepClock } from '../../src/text/clock.js';
+import { virtualStepClockEachTest } from '../../testkit/world/world-hooks.js';
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
@@ -48,14 +47,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeGitHubWorld(fixture));
 // The step clock of every gate here: writes a second apart and the settle window pass in no time.
-let clock: VirtualClock;
-let restoreClock: () => void;
-beforeEach(() => {
-  resetStatusesWorld(fixture);
-  clock = new VirtualClock();
-  restoreClock = replaceStepClock(clock);
-});
-afterEach(() => restoreClock());
+virtualStepClockEachTest();
+beforeEach(() => resetStatusesWorld(fixture));
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => trustEnv(fixture, extra);
 

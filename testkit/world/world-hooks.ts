@@ -6,6 +6,8 @@
  */
 import { afterAll, afterEach, beforeEach, expect } from '@jest/globals';
 import type { World } from './world.js';
+import { VirtualClock } from '../runner/step-clock.js';
+import { replaceStepClock } from '../../src/text/clock.js';
 
 /** The promise users rely on: whatever happened, no device is left running. */
 export function expectNoSessionLeft(world: World): void {
@@ -30,4 +32,19 @@ export function sharedWorldHooks(
   afterAll(() => world().sim.close());
   if (beforeEachTest) beforeEach(() => beforeEachTest(world()));
   afterEach(() => afterEachTest(world()));
+}
+
+/**
+ * Each test of the file on a fresh VirtualClock as the step clock of every step it runs in process
+ * (writes a second apart and settle windows pass in no time); the getter gives the running test's.
+ */
+export function virtualStepClockEachTest(): () => VirtualClock {
+  let clock = new VirtualClock();
+  let restore = (): void => undefined;
+  beforeEach(() => {
+    clock = new VirtualClock();
+    restore = replaceStepClock(clock);
+  });
+  afterEach(() => restore());
+  return () => clock;
 }
