@@ -26,6 +26,7 @@ import {
   SYNC_TOKEN,
   syncEnv,
   type SyncWorld,
+  statusBeforeNextPost,
 } from '../../testkit/world/status-fixtures.js';
 
 let fixture: SyncWorld;
@@ -428,31 +429,18 @@ describe('sync-statuses against GitHub as it answers (issue 39)', () => {
   it('a re-run’s status posted between the sync’s read and its post ends on top', async () => {
     const { runUrl } = await gateLeft();
     const rerun = '0b0b0b0b-0000-4000-8000-0000000000cc';
-    const answer = github.answer.bind(github);
-    let once = true;
-    github.answer = (method, path, headers, raw) => {
-      if (once && method === 'POST' && path.includes('/statuses/')) {
-        once = false;
-        // The re-run's step, with the same workflow token, says its verdict now.
-        answer(
-          method,
-          path,
-          headers,
-          JSON.stringify({
-            context: 'svc/pipeline',
-            state: 'success',
-            description: `Succeeded [svc:${rerun} gh:901/2]`,
-            target_url: runUrl,
-          }),
-        );
-      }
-      return answer(method, path, headers, raw);
-    };
+    // The re-run's step, with the same workflow token, says its verdict just before the sync's post.
+    const undo = statusBeforeNextPost(github, {
+      context: 'svc/pipeline',
+      state: 'success',
+      description: `Succeeded [svc:${rerun} gh:901/2]`,
+      target_url: runUrl,
+    });
     try {
       const run = await sync();
       expect(run.exitCode).toBe(0);
     } finally {
-      github.answer = answer;
+      undo();
     }
     expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${rerun} gh:901/2]`);
   });

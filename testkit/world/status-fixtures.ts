@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { ActionRun, StepRunners } from '../runner/step.js';
 import { workflow } from '../docs/workflows.js';
 import { createGitHubWorld, pullRequestOnHead, type GitHubWorld } from './github-world.js';
+import type { GitHubStandIn } from '../../simulator/index.js';
 
 type Inputs = Record<string, string>;
 
@@ -179,4 +180,26 @@ export function syncStatusesStep(
     inputs: { token: world.token, 'base-url': world.sim.url, 'github-token': SYNC_TOKEN, ...inputs },
     env: { ...syncEnv(fixture, 'schedule'), GITHUB_RUN_ID: '902' },
   });
+}
+
+/**
+ * Has `status` reach GitHub's stand-in just before the next status post does, as a re-run's step
+ * with the same workflow token would post between the sync's read and its post; returns what undoes it.
+ */
+export function statusBeforeNextPost(
+  github: GitHubStandIn,
+  status: { context: string; state: string; description: string; target_url?: string },
+): () => void {
+  const answer = github.answer.bind(github);
+  let once = true;
+  github.answer = (method, path, headers, raw) => {
+    if (once && method === 'POST' && path.includes('/statuses/')) {
+      once = false;
+      answer(method, path, headers, JSON.stringify(status));
+    }
+    return answer(method, path, headers, raw);
+  };
+  return () => {
+    github.answer = answer;
+  };
 }
