@@ -90,6 +90,7 @@ import {
   type WorkspaceWorld,
 } from '../../testkit/world/workspace-world.js';
 import { expectOneError } from '../../testkit/runner/expect-step.js';
+import { markerOf } from '../../src/github/status-marker.js';
 
 describe('messages (__tests__/runs/messages.test.ts)', () => {
   const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -379,7 +380,7 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
   /** Each context's states in the order posted. */
   const sequences = (): Record<string, string[]> => statusSequences(github);
   const last = (context: string) => lastStatus(github, context);
-  /** The last status of `context`, its description as words (without the `[svc:<run id>]` marker). */
+  /** The last status of `context`, its description as words (without the `[svc:…]` marker). */
   const lastSaid = (context: string) => {
     const status = last(context);
     return status && { state: status.state, description: statusWords(status.description) };
@@ -402,8 +403,9 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
     // Nothing before the first read, which shows the run's commit: the run's context comes first.
     expect(github.statuses[0]).toMatchObject({ context: 'svc/pipeline', state: 'pending' });
     // Every description ends with the marker of the service run it is about.
+    const marker = markerOf({ serviceRunId: run.outputs['run-id'] });
     for (const status of github.statuses)
-      expect(status.description).toMatch(new RegExp(` \\[svc:${run.outputs['run-id']}\\]$`));
+      expect(status.description?.slice(-marker.length - 1)).toBe(` ${marker}`);
     // Only changes are posted: never the same state and description twice in a row for a context.
     for (const context of Object.keys(seen)) {
       const posts = github.statuses.filter((status) => status.context === context);
@@ -613,7 +615,9 @@ describe('sync-statuses (__tests__/runs/sync-statuses.test.ts)', () => {
       'svc/pipeline/e2e': 'success',
     });
     // The marker stays the one the dispatch wrote, so the statuses stay this run's.
-    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${runId} gh:901/1]`);
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(
+      `Succeeded ${markerOf({ serviceRunId: runId, githubRunId: '901', githubAttempt: '1' })}`,
+    );
     expect(later.summary).toContain('**Settled**');
     // Idempotent: nothing left to settle, nothing posted.
     const before = posts().length;

@@ -121,12 +121,13 @@ describe('sync-statuses through the bundle, GitHub answering as it does', () => 
 
   it('a re-run’s verdict posted during the sync’s posts ends on top', async () => {
     const { runUrl } = await gateLeft();
-    const rerun = '0b0b0b0b-0000-4000-8000-0000000000dd';
+    // Its service run 0b0b0b0b-0000-4000-8000-0000000000dd, GitHub run 901 (p1 in base 36), attempt 2.
+    const rerunMarker = '[svc:~CwsLCwAAQACAAAAAAAAA3Q/p1.2]';
     // The re-run's step, with the same workflow token, says its verdict just before the sync's post.
     const undo = statusBeforeNextPost(github, {
       context: 'svc/pipeline',
       state: 'success',
-      description: `Succeeded [svc:${rerun} gh:901/2]`,
+      description: `Succeeded ${rerunMarker}`,
       target_url: runUrl,
     });
     try {
@@ -137,7 +138,7 @@ describe('sync-statuses through the bundle, GitHub answering as it does', () => 
     }
     expect(github.latest(head, 'svc/pipeline')).toMatchObject({
       state: 'success',
-      description: `Succeeded [svc:${rerun} gh:901/2]`,
+      description: `Succeeded ${rerunMarker}`,
     });
   });
 });

@@ -17,6 +17,7 @@ import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-pro
 import { followRunStep, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
+import { markerOf, parseMarker } from '../../src/github/status-marker.js';
 import {
   closeGitHubWorld,
   resetStatusesWorld,
@@ -152,9 +153,13 @@ describe('1. commit binding: every state on the run’s own commit, never before
       'status-context': `svc/${'c'.repeat(56)}`,
     });
     expect(run.exitCode).toBe(1);
-    const marker = `[svc:${run.outputs['run-id']} gh:${GITHUB_RUN}/1]`;
+    const poster = { serviceRunId: run.outputs['run-id'], githubRunId: GITHUB_RUN, githubAttempt: '1' };
+    const marker = markerOf(poster);
+    // The compact form (src/github/status-marker.ts): `~`, the UUID in 22 characters, 777 in base 36.
+    expect(marker).toMatch(/^\[svc:~[\w-]{22}\/ll\.1\]$/);
     for (const status of github.statuses) {
       expect(status.description!.endsWith(` ${marker}`)).toBe(true);
+      expect(parseMarker(status.description)).toEqual(poster);
       expect(status.description!.length).toBeLessThanOrEqual(140);
     }
     // The words were cut to fit, the marker was not.
@@ -249,34 +254,43 @@ describe('2b. a job key that echoes a secret', () => {
 });
 
 describe('3. two steps, one context', () => {
-  /** A status another step posted on the head commit. */
-  const seed = (context: string, state: string, githubRun: string, attempt: string) =>
+  /**
+   * A status another step posted on the head commit: by this major version's gate, or by the previous
+   * one's (the old form of the marker), which the check reads alike for one major version.
+   */
+  const seed = (context: string, state: string, githubRun: string, attempt: string, form = 'compact') =>
     github.statuses.push({
       sha: head,
       context,
       state,
-      description: `Failed [svc:${OTHER_SERVICE_RUN} gh:${githubRun}/${attempt}]`,
+      description:
+        form === 'old'
+          ? `Failed [svc:${OTHER_SERVICE_RUN} gh:${githubRun}/${attempt}]`
+          : `Failed ${markerOf({ serviceRunId: OTHER_SERVICE_RUN, githubRunId: githubRun, githubAttempt: attempt })}`,
     });
 
-  it('another service run posted from this GitHub run and attempt (a matrix leg): error naming status-context, one warning', async () => {
-    seed('svc/pipeline', 'failure', GITHUB_RUN, '1');
-    seed('svc/pipeline/e2e', 'failure', GITHUB_RUN, '1');
-    const run = await gate({});
-    expect(run.exitCode).toBe(0);
-    for (const context of ['svc/pipeline', 'svc/pipeline/e2e']) {
-      expect(github.latest(head, context)?.state).toBe('error');
-      expect(words(github.latest(head, context))).toContain('set status-context per step');
-    }
-    expect(github.latest(head, 'svc/pipeline/build')?.state).toBe('success');
-    const said = warnings(run);
-    expect(said).toHaveLength(1);
-    expect(said[0]).toContain('Give each step its own `status-context`');
-    // Read back before posting: GitHub got the list first.
-    expect(github.requests[0]).toMatchObject({
-      method: 'GET',
-      path: expect.stringContaining(`/commits/${head}/statuses`),
-    });
-  });
+  it.each(['compact', 'old'])(
+    'another service run posted from this GitHub run and attempt (a matrix leg), its marker in the %s form: error naming status-context, one warning',
+    async (form) => {
+      seed('svc/pipeline', 'failure', GITHUB_RUN, '1', form);
+      seed('svc/pipeline/e2e', 'failure', GITHUB_RUN, '1', form);
+      const run = await gate({});
+      expect(run.exitCode).toBe(0);
+      for (const context of ['svc/pipeline', 'svc/pipeline/e2e']) {
+        expect(github.latest(head, context)?.state).toBe('error');
+        expect(words(github.latest(head, context))).toContain('set status-context per step');
+      }
+      expect(github.latest(head, 'svc/pipeline/build')?.state).toBe('success');
+      const said = warnings(run);
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain('Give each step its own `status-context`');
+      // Read back before posting: GitHub got the list first.
+      expect(github.requests[0]).toMatchObject({
+        method: 'GET',
+        path: expect.stringContaining(`/commits/${head}/statuses`),
+      });
+    },
+  );
 
   it('another leg whose status-context differs only in case shares the context, as GitHub compares it: error', async () => {
     seed('SVC/Pipeline', 'failure', GITHUB_RUN, '1');
@@ -294,16 +308,19 @@ describe('3. two steps, one context', () => {
     expect(warnings(run)).toEqual([]);
   });
 
-  it('another workflow run on the same commit: replaced, with a warning naming both', async () => {
-    seed('svc/pipeline', 'failure', '555', '1');
-    const run = await gate({});
-    expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
-    expect(warnings(run)).toEqual([
-      expect.stringContaining(
-        `was also posted by GitHub run 555 (service run ${OTHER_SERVICE_RUN}); this step's (GitHub run ${GITHUB_RUN}, service run ${run.outputs['run-id']}) replaces it`,
-      ),
-    ]);
-  });
+  it.each(['compact', 'old'])(
+    'another workflow run on the same commit, its marker in the %s form: replaced, with a warning naming both',
+    async (form) => {
+      seed('svc/pipeline', 'failure', '19283746501', '1', form);
+      const run = await gate({});
+      expect(github.latest(head, 'svc/pipeline')?.state).toBe('success');
+      expect(warnings(run)).toEqual([
+        expect.stringContaining(
+          `was also posted by GitHub run 19283746501 (service run ${OTHER_SERVICE_RUN}); this step's (GitHub run ${GITHUB_RUN}, service run ${run.outputs['run-id']}) replaces it`,
+        ),
+      ]);
+    },
+  );
 
   it('the sticky comment of run-workflow is keyed by its settings: two legs with other inputs keep two comments', async () => {
     const leg = (platform: string) =>

@@ -12,6 +12,7 @@ import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-pro
 import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
+import { markerOf } from '../../src/github/status-marker.js';
 import {
   closeGitHubWorld,
   statusWords,
@@ -71,6 +72,9 @@ function sync(inputs: Record<string, string> = {}, clock = syncClock()): Promise
 }
 
 const words = (status: PostedStatus | undefined) => statusWords(status?.description);
+/** The marker a step of GitHub run `githubRun` writes for service run `runId` (the compact form). */
+const marker = (runId: string, githubRun = '901', attempt = '1') =>
+  markerOf({ serviceRunId: runId, githubRunId: githubRun, githubAttempt: attempt });
 const runEnded = (runId: string) => untilRunEnded(world, runId);
 
 describe('run-workflow, wait: false, commit-statuses: true', () => {
@@ -86,7 +90,7 @@ describe('run-workflow, wait: false, commit-statuses: true', () => {
     ).toHaveLength(1);
     const latest = github.latest(head, 'svc/pipeline');
     expect(latest).toMatchObject({ state: 'pending', target_url: run.outputs['run-url'] });
-    expect(latest?.description).toBe(`Dispatched; sync-statuses settles it [svc:${runId} gh:901/1]`);
+    expect(latest?.description).toBe(`Dispatched; sync-statuses settles it ${marker(runId)}`);
     for (const status of github.statuses) {
       expect(status.state).toBe('pending');
       expect(status.description).toContain('sync-statuses settles it');
@@ -131,6 +135,30 @@ describe('sync-statuses', () => {
     expect(Object.values(github.states(head)).every((state) => state === 'success')).toBe(true);
   });
 
+  it('the statuses a gate of the previous major version left, their marker in the old form: settled, in the compact form', async () => {
+    const left = await dispatchAndLeave();
+    const runId = left.outputs['run-id'];
+    // As that gate wrote them: `[svc:<run id> gh:<GitHub run>/<attempt>]`.
+    const old = `[svc:${runId} gh:901/1]`;
+    for (const status of github.statuses)
+      status.description = status.description?.replace(` ${marker(runId)}`, ` ${old}`);
+    expect(github.statuses.map((status) => status.description?.endsWith(` ${old}`))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    await runEnded(runId);
+    const run = await sync();
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toEqual({ settled: '3', pending: '0', refused: '0' });
+    expect(github.states(head)).toEqual({
+      'svc/pipeline': 'success',
+      'svc/pipeline/build': 'success',
+      'svc/pipeline/e2e': 'success',
+    });
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded ${marker(runId)}`);
+  });
+
   describe('nothing trusted that it did not write', () => {
     /** A pending status on `sha` that names `runId`, as seeded by a test. */
     const seed = (status: Partial<PostedStatus> & { context: string; runId: string; sha?: string }) =>
@@ -138,7 +166,7 @@ describe('sync-statuses', () => {
         sha: status.sha ?? head,
         context: status.context,
         state: 'pending',
-        description: `Running [svc:${status.runId} gh:900/1]`,
+        description: `Running ${marker(status.runId, '900')}`,
         target_url: status.target_url,
         creator: status.creator,
       });
@@ -239,7 +267,7 @@ describe('sync-statuses', () => {
         sha: head,
         context: 'svc/pipeline',
         state: 'failure',
-        description: 'Failed [svc:0b0b0b0b-0000-4000-8000-0000000000bb gh:901/2]',
+        description: `Failed ${marker('0b0b0b0b-0000-4000-8000-0000000000bb', '901', '2')}`,
       });
       await sync();
       expect(github.latest(head, 'svc/pipeline')?.state).toBe('failure');
@@ -433,7 +461,7 @@ describe('sync-statuses against GitHub as it answers (issue 39)', () => {
     const undo = statusBeforeNextPost(github, {
       context: 'svc/pipeline',
       state: 'success',
-      description: `Succeeded [svc:${rerun} gh:901/2]`,
+      description: `Succeeded ${marker(rerun, '901', '2')}`,
       target_url: runUrl,
     });
     try {
@@ -442,7 +470,7 @@ describe('sync-statuses against GitHub as it answers (issue 39)', () => {
     } finally {
       undo();
     }
-    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded [svc:${rerun} gh:901/2]`);
+    expect(github.latest(head, 'svc/pipeline')?.description).toBe(`Succeeded ${marker(rerun, '901', '2')}`);
   });
 
   it('a 422 on one commit does not stop the others; a 502 page from GitHub stops the call with a warning, never "Unexpected error"', async () => {

@@ -4,7 +4,8 @@
  * from this same GitHub run and attempt means two steps share a context (two matrix legs without a
  * `status-context` each): the caller ends it in `error`. Another GitHub run's status is replaced,
  * and said once per GitHub run. Apart from the posting queue, so that what the check decides can be
- * read (and changed) without the pacing around it.
+ * read (and changed) without the pacing around it. A marker of either form (status-marker.ts: the
+ * compact one, and for this major version the old one) reads to the same run ids.
  */
 import type { ActionIO } from '../runner/io.js';
 import type { Octokit } from './github-api.js';

@@ -14,6 +14,7 @@ import { findRecipe, findRecipes, type Recipe } from './recipes.js';
 import { runRecipe, RECIPE_WEBHOOK_SECRET } from './recipe-run.js';
 import type { QueuedEntry } from './merge-queue.js';
 import { receiveBuildWebhooks, deliveriesOf } from '../world/deliveries.js';
+import { parseMarker } from '../../src/github/status-marker.js';
 
 const CHECKOUT = 'actions/checkout';
 const SETUP_NODE = 'actions/setup-node';
@@ -276,7 +277,9 @@ export const RECIPES: Record<string, Expectation[]> = {
         expect(result.jobs.dispatch.steps[0].outputs.outcome).toBe('dispatched');
         // This gate's statuses: those that name its run (an earlier recipe posted svc/e2e too).
         const runId = result.jobs.dispatch.steps[0].outputs['run-id'];
-        const left = github.statuses.filter((status) => status.description?.includes(`[svc:${runId}`));
+        const left = github.statuses.filter(
+          (status) => parseMarker(status.description)?.serviceRunId === runId,
+        );
         expect(left.length).toBeGreaterThan(0);
         for (const status of left) {
           expect(status.sha).toBe(world.repo.headSha);

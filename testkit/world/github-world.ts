@@ -87,7 +87,7 @@ export function lastStatus(github: GitHubStandIn, context: string): PostedStatus
   return github.statuses.filter((status) => status.context === context).at(-1);
 }
 
-/** A description's words, without the marker every status ends with (`[svc:<run id>]`). */
+/** A description's words, without the marker every status ends with (`[svc:…]`, either form). */
 export function statusWords(description: string | undefined): string {
   return (description ?? '').replace(/ \[svc:[^\]]+\]$/, '');
 }
