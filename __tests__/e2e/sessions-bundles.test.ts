@@ -4,7 +4,9 @@
  * own, and one case for each file whose other cases run in process from the sources
  * (__tests__/sessions/*.test.ts, the unit tier):
  * - device-session.test.ts: start-device-session on iOS as the sub-action and as the root action,
- *   then its post step (the point of that file); and the signals while the step waits or creates;
+ *   then its post step (the point of that file): the post step's own process, started after the main
+ *   one ended with nothing of it but the saved state (STATE_*) and the step's inputs, stops the
+ *   session on the service the state names; and the signals while the step waits or creates;
  * - post-step.test.ts: a signal while the post step stops the session (the point of that file:
  *   the runner's signal and the post step's grace need a process), and a read before the stop that
  *   gets no answer (5 s of real time by a constant of src/, too long for the unit tier);
@@ -13,6 +15,8 @@
  * - wait-for-device-session.test.ts: the early-start pattern (its point), and SIGINT while waiting;
  * - stop-device-session.test.ts: a running session stopped, and its job summary;
  * - controllers.test.ts: agent-device's CLI driven by what the bundle exported.
+ * The post step's fresh Node process (a start-up setting changed after the main step) is in
+ * security/post-startup-env.test.ts; the required `session-id`, in session-id-bundles.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -4,6 +4,8 @@
  * refusing `token`; 150 open pull requests with the oldest gated; an unreachable service; a re-run's
  * verdict posted during the sync's posts. Everything else about them, on the step clock, is in
  * __tests__/runs/sync-statuses.test.ts. One write a second is real time here: each case posts three.
+ * The `wait: false` dispatch, the sync's trust rules, GitHub's 401, a 422 and a secondary limit are in
+ * no-runner-bundles.test.ts.
  */
 import { BUNDLES, type ActionRun } from '../../testkit/runner/step.js';
 import { apiRequests, type World } from '../../testkit/world/world.js';

@@ -4,7 +4,8 @@
  * one included (its "❌ the step failed" would replace the real gate's comment); two matrix legs of
  * one workflow each have a comment whose heading names the leg, by its `status-context` when set,
  * else by a short hash of its settings with a line saying to set `status-context` (never by the
- * inputs' values, which may be secrets).
+ * inputs' values, which may be secrets). A failing dry run with `comment: true` through the bundle:
+ * __tests__/e2e/status-trust-bundles.test.ts.
  */
 import { IN_PROCESS, type ActionRun } from '../../testkit/runner/in-process.js';
 import type { World } from '../../testkit/world/world.js';

@@ -10,7 +10,9 @@
  * Each case states the states GitHub ends with, per context and commit, and the requests it got.
  * Through the bundle, in __tests__/e2e/runs-bundles.test.ts: the statuses on an explicit git-ref's
  * commit, and the cases that need a process of the step's own (two legs at once; GitHub unreachable,
- * or failing, when the step is cancelled with SIGINT).
+ * or failing, when the step is cancelled with SIGINT); in __tests__/e2e/status-trust-bundles.test.ts:
+ * the commit binding, the comment's ✅, a job key echoing the token, two legs one after the other and
+ * the dry run; in __tests__/e2e/bounds-bundles.test.ts: flapping jobs, posted one write a second.
  */
 import { virtualStepClockEachTest } from '../../testkit/world/world-hooks.js';
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';

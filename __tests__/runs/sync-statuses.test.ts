@@ -6,7 +6,9 @@
  * link that is not the run, a run the token cannot read, a run of another commit), acting on the
  * latest status of each context only. Through the bundles, in __tests__/e2e/runs-bundles.test.ts: a
  * run still going stays pending and is settled once it has ended, and a failed run, where two syncs
- * run at once (two processes) and end alike.
+ * run at once (two processes) and end alike; in __tests__/e2e/no-runner-bundles.test.ts: the
+ * `wait: false` dispatch and its refusal on a push, the trust rules, GitHub's 401, a 422 on one commit
+ * and a secondary limit on writes; the other refusals in __tests__/e2e/sync-statuses-bundles.test.ts.
  */
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
 import { VirtualClock } from '../../testkit/runner/step-clock.js';

@@ -4,7 +4,8 @@
  * renders the first jobs and says how many more (under GitHub's 1 MiB), the log and the error name
  * a bounded number of jobs. Run in process from the sources (wait-for-run), the answer served by
  * the simulator. Through the bundle, in __tests__/e2e/security/runs-bundles.test.ts: a run that
- * succeeded, and a small `timeout-minutes` and SIGINT (a signal needs a process of the step's own).
+ * succeeded, and a small `timeout-minutes` and SIGINT (a signal needs a process of the step's own);
+ * jobs whose outputs are huge, in __tests__/e2e/bounds-bundles.test.ts.
  *
  * Nothing here asserts a duration: Jest's time limit is only a safety net (in process, a step is
  * not killed). The figures are in `npm run bench`.

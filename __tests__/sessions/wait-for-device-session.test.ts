@@ -5,7 +5,8 @@
  * passes it). The wait gives the connection start-device-session would have given; a session that
  * will not be ready is stopped. SVC_DEVICE_SESSION_ID, which any later step can rewrite, is never read.
  * The pattern through the built bundles, and a signal while waiting, are the end-to-end tier's
- * (__tests__/e2e/sessions-bundles.test.ts).
+ * (__tests__/e2e/sessions-bundles.test.ts), and so is the required `session-id`
+ * (__tests__/e2e/session-id-bundles.test.ts).
  */
 import {
   IN_PROCESS,

@@ -4,7 +4,10 @@
  * sources (__tests__/security/huge-runs.test.ts, huge-workflow-file.test.ts); this file keeps, for
  * each of those files, the case its header names as its point (earlier issues required it "through
  * the bundles"; it is no longer in that file), and the cases that need a process of the step's own
- * (SIGINT), kept whole.
+ * (SIGINT), kept whole. The behaviours held: the bounded outputs of a run of 50,000 jobs (the outputs
+ * of jobs under 512 KiB together, one warning, a summary under 1 MiB); `timeout-minutes` and SIGINT
+ * while following it; a workflow file of 105,000 keys read at once and left to the service; SIGINT
+ * during that check. (Jobs whose outputs are huge: ../bounds-bundles.test.ts.)
  *
  * Nothing here asserts a duration: the harness's time limit is only a safety net (a step it has to
  * kill ends with SIGKILL and no exit code, which fails the test). The figures are in `npm run bench`.
