@@ -23,10 +23,27 @@ const APPROVAL = workflow('Release', {
   release: { needs: ['approve', 'build'] },
 });
 
+// run-workflow/README.md's `jobs: type:build` with `on-action-required: fail`: an approval asked for
+// before the builds end, and one asked for after them.
+const APPROVAL_FIRST = workflow('Release', {
+  approve: { type: 'require-approval' },
+  build: { type: 'build', needs: ['approve'] },
+});
+const BUILDS_FIRST = workflow('Release', {
+  build: { type: 'build' },
+  approve: { type: 'require-approval', needs: ['build'] },
+  release: { needs: ['approve'] },
+});
+
 let world: World;
 beforeAll(async () => {
   world = await createWorld(
-    { 'pipeline.yml': PIPELINE, 'release.yml': APPROVAL },
+    {
+      'pipeline.yml': PIPELINE,
+      'release.yml': APPROVAL,
+      'approval-first.yml': APPROVAL_FIRST,
+      'builds-first.yml': BUILDS_FIRST,
+    },
     { defaultJobDurationMs: 10 },
   );
 });
@@ -73,6 +90,19 @@ describe('each ending of a run in its own words', () => {
     expect(result.summary).toMatch(/\| `build` \(not followed\) \|/);
     expect(result.outputs['failed-jobs']).toBe('');
     world.sim.cancelRun(result.outputs['run-id']);
+  });
+
+  it('on-action-required: fail with `jobs: type:build` ends at an approval the builds wait for; builds that ended first decide', async () => {
+    const [waiting, built] = await Promise.all([
+      dispatch({ workflow: 'approval-first.yml', jobs: 'type:build', 'on-action-required': 'fail' }),
+      dispatch({ workflow: 'builds-first.yml', jobs: 'type:build', 'on-action-required': 'fail' }),
+    ]);
+    expect(waiting.outputs.outcome).toBe('action-required');
+    expect(waiting.exitCode).toBe(1);
+    // The run waits for its approval after the builds: the step does not, and passes on them.
+    expect(built.outputs.outcome).toBe('success');
+    expect(built.exitCode).toBe(0);
+    for (const result of [waiting, built]) world.sim.cancelRun(result.outputs['run-id']);
   });
 
   it('run-workflow says when the first read comes right after the dispatch; wait-for-run reads at once', async () => {
