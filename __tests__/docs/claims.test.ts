@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asPrinted, holds } from '../../testkit/docs/printed-text.js';
+import { API, problemsOf } from '../../testkit/world/sources.js';
 import { ROOT } from '../../testkit/runner/step.js';
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -104,6 +105,19 @@ describe("the README's Troubleshooting table", () => {
       .map((fragment) => fragment.trim())
       .filter((fragment) => /\w/.test(fragment) && !holds(corpus, fragment));
     expect(unfound).toEqual([]);
+  });
+});
+
+describe("sync-statuses' `commit` input", () => {
+  it("suggests, when refused, what the settling recipe's relay step passes", () => {
+    const recipe = read('sync-statuses/README.md');
+    const passed = /\n\s+commit: (\$\{\{ [^}]+ \}\})\n/.exec(recipe)?.[1];
+    expect(passed).toBe('${{ steps.delivery.outputs.commit }}');
+    // The step that sets it reads the commit of a build's delivery.
+    expect(recipe).toContain("jq -r '.metadata.gitCommitHash? // empty'");
+    const [problem] = problemsOf('sync-statuses', { ...API, commit: 'main' });
+    expect(problem).toContain(`\`${passed}\``);
+    expect(problem).toContain("a build delivery's `metadata.gitCommitHash`");
   });
 });
 

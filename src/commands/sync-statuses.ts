@@ -33,7 +33,7 @@ export const syncStatusesCommand = defineCommand({
       parse: (value: string, name: string) => {
         if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value))
           throw new parse.InputProblem(
-            `\`${name}\` must be a whole commit SHA (40 or 64 hexadecimal digits), such as \`\${{ github.event.client_payload.gitCommitHash }}\`; got ${parse.shown(value)}.`,
+            `\`${name}\` must be a whole commit SHA (40 or 64 hexadecimal digits), such as a build delivery's \`metadata.gitCommitHash\` (the relay recipe passes \`\${{ steps.delivery.outputs.commit }}\`), or empty for the open pull requests' commits; got ${parse.shown(value)}.`,
           );
         return value.toLowerCase();
       },
