@@ -121,6 +121,33 @@ describe("sync-statuses' `commit` input", () => {
   });
 });
 
+describe('the uses of `github-token`', () => {
+  it('are all named by the README and SECURITY, for every command that takes it', () => {
+    // The commands whose action.yml declares it, and what each uses it for.
+    const uses: Record<string, string[]> = {
+      'run-workflow': ['`comment: true`', '`commit-statuses: true`'],
+      'wait-for-run': ['`comment: true`', '`commit-statuses: true`'],
+      'start-device-session': ['`comment: true`'],
+      'sync-statuses': ['`sync-statuses`'],
+    };
+    const taking = readdirSync(ROOT).filter((name) =>
+      /\n {2}github-token:/.test(
+        existsSync(join(ROOT, name, 'action.yml')) ? read(`${name}/action.yml`) : '',
+      ),
+    );
+    expect(taking.sort()).toEqual(Object.keys(uses).sort());
+    for (const document of ['README.md', 'SECURITY.md']) {
+      const text = read(document).replace(/\s+/g, ' ');
+      expect(text).not.toContain('checked only when a comment is posted');
+      const said = /`github-token` is read only where it is used: .*?; an unused one never fails a step/.exec(
+        text,
+      )?.[0];
+      expect(said).toBeDefined();
+      for (const use of new Set(Object.values(uses).flat())) expect(said).toContain(use);
+    }
+  });
+});
+
 describe('"What `npm ci` and `npm test` print"', () => {
   it('shows the line npm test prints before it builds dist/', () => {
     const setUp = read('testkit/runner/fresh-bundles.mjs');
