@@ -148,6 +148,41 @@ describe('the uses of `github-token`', () => {
   });
 });
 
+describe("verify-webhook/README.md's relay", () => {
+  const readme = read('verify-webhook/README.md');
+  const relay = /```js\n(\/\/ relay\.mjs[\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const prose = readme
+    .slice(readme.indexOf('**1. The relay**'), readme.indexOf('```js'))
+    .replace(/\s+/g, ' ');
+
+  it('says each status its block answers', () => {
+    const answered = [
+      ...[...relay.matchAll(/refuse\(req, res, (\d{3}),/g)].map((match) => match[1]),
+      ...[...relay.matchAll(/'(\d{3}) [A-Z][a-z]+ [A-Z][a-z]+'/g)].map((match) => match[1]),
+    ];
+    expect(new Set(answered)).toEqual(
+      new Set(['405', '413', '401', '422', '200', '409', '502', '408', '400']),
+    );
+    for (const status of answered) expect(prose).toMatch(new RegExp(`\\b${status}\\b`));
+  });
+
+  it('logs what the prose says it logs', () => {
+    // Every refusal goes through one throttled logger, with the peer, never the body or the signature.
+    expect(relay.match(/logRefusal\(/g)?.length).toBe(5); // its definition, refuse, clientError, drop, per address
+    expect(relay).toContain('console.log(`${new Date().toISOString()} ${text} (from ${peer})`)');
+    expect(relay).toContain('more in the last second');
+    expect(prose).toContain(
+      'one line a second for each kind of refusal at most, then a line with how many more',
+    );
+    expect(prose).toContain("logged with the peer's address, without its body or signature");
+    // The one refusal that is not logged, said.
+    expect(relay).toContain('if (!socket.writable) return socket.destroy();');
+    expect(prose).toContain(
+      'A client that has already gone when its request times out is not answered, and not logged.',
+    );
+  });
+});
+
 describe('"What `npm ci` and `npm test` print"', () => {
   it('shows the line npm test prints before it builds dist/', () => {
     const setUp = read('testkit/runner/fresh-bundles.mjs');

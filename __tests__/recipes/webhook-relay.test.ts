@@ -5,7 +5,7 @@
  * relay workflow ("Service webhook", the second) through the workflow engine, as a repository_dispatch.
  * The relay faces the internet: it relays only what the service signed, each event once within its
  * window (kept in its file across restarts), bounds what a client can make it read, wait for or hold
- * open, and logs one line per request it does not relay. Time is never waited out for the window: the
+ * open, and logs what it does not relay, a line a second per kind at most. Time is never waited out for the window: the
  * test writes the relay's file as it would stand a month later and restarts it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
