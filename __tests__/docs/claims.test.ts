@@ -60,17 +60,73 @@ describe('.env.example', () => {
 
 describe("the CHANGELOG's Unreleased entry", () => {
   const changelog = read('CHANGELOG.md');
-  const unreleased = changelog.slice(changelog.indexOf('## [Unreleased]'), changelog.indexOf('## [1.0.0]'));
+  const unreleased = changelog
+    .slice(changelog.indexOf('## [Unreleased]'), changelog.indexOf('## [1.0.0]'))
+    .replace(/\s+/g, ' '); // words as a reader sees them: a line break is a space
   it.each([
+    ['the interface versions it covers', '## [Unreleased]: interface v2 to v6'],
     ['dry-run', '`dry-run: true`'],
+    ['what a dry run reads', 'It reads the service twice: a run that does not exist'],
+    ['the 404 a dry run blames', 'a 404 to the second read fails naming `base-url`'],
     ['failed-jobs', '`failed-jobs`'],
-    ['the base-URL advice', 'The base URL is blamed only for an answer that is not the service'],
+    ['the base-URL advice', "beside `git-ref` and `workflow` in a dispatch's 404 when it has a path"],
     ['the git-ref warning', 'A `git-ref` that YAML reads as a number'],
     ['the 360-minute notice', '`timeout-minutes` above 360'],
     ['the bounded outputs', 'stay under 512 KiB together'],
+    ['the delivery key', "`delivery-key` (interface v5): a hash of the event's identity"],
+    ['the tag the relay workflow claims', 'claims a tag, `svc-delivery/<delivery-key>`'],
+    ['the required session-id', 'Its `session-id` is required (interface v5)'],
+    ["the simulator's log", 'logs a line per request and per state change'],
+    ["the simulator's pages", 'serves a read-only page at every URL the action prints'],
+    ["the simulator's GitHub stand-in", 'holds a GitHub stand-in'],
+    ['--quiet', '`--quiet` for none'],
+    ['--allowed-hosts and the 421', 'gets a 421 that says how to allow the name (`--allowed-hosts`'],
+    [
+      "npm run recipe's matching",
+      "matched by its workflow's `name:` or the README heading above it, in any case",
+    ],
+    [
+      'the shorter marker',
+      "The marker that ends each commit status's description is shorter. `sync-statuses` and the gate's shared-context check read both the old and the new form until the next major version: upgrade the gate and `sync-statuses` together.",
+    ],
   ])('names %s', (_what, words) => {
-    // Words as a reader sees them: a line break is a space.
-    expect(unreleased.replace(/\s+/g, ' ')).toContain(words);
+    expect(unreleased).toContain(words);
+  });
+
+  it.each([
+    ['the delivery key as a hash of the body', 'SHA-256 of the raw body'],
+    ['no status left pending', 'none is left pending when the step ends'],
+    ['six commands', 'all six commands'],
+    ["the relay's log as a line per request", 'one line per refused request'],
+    ['the old post budget', '250 posts per step'],
+    ['one read of a dry run', 'reads the service once'],
+    ['the base URL blamed only for another shape', 'The base URL is blamed only for'],
+    ['an optional session-id', 'default `SVC_DEVICE_SESSION_ID`'],
+  ])('no longer says %s', (_what, words) => {
+    expect(unreleased).not.toContain(words);
+  });
+
+  it('counts the commands there are, and names each in its sub-action entry', () => {
+    const commands = readdirSync(ROOT).filter((name) => existsSync(join(ROOT, name, 'action.yml')));
+    const entry = /\*\*A sub-action per command\*\*, (\w+) in all: [^.]*\./.exec(unreleased);
+    expect(entry?.[1]).toBe(['five', 'six', 'seven', 'eight'][commands.length - 5]);
+    // `svc-actions/svc-action/run-workflow@v1`, then the others by name.
+    for (const command of commands) expect(entry?.[0]).toMatch(new RegExp(`[\`/]${command}[\`@]`));
+  });
+});
+
+describe('what the documents say a dry run sends', () => {
+  it('is its two reads of the service and nothing to GitHub, never "no request"', () => {
+    const dryRun = read('run-workflow/action.yml').replace(/\s+/g, ' ');
+    for (const document of ['README.md', 'run-workflow/README.md', 'CHANGELOG.md', 'SECURITY.md']) {
+      const text = read(document).replace(/\s+/g, ' ');
+      expect(text).not.toContain('no request reaches the service');
+      expect(text).not.toContain('reads the service once');
+    }
+    expect(read('run-workflow/README.md').replace(/\s+/g, ' ')).toContain(
+      'Its only requests are two reads that create nothing',
+    );
+    expect(dryRun).toContain('two reads that create nothing');
   });
 });
 
