@@ -239,6 +239,48 @@ describe("verify-webhook/README.md's relay", () => {
   });
 });
 
+describe('the simulator as the documents start and drive it', () => {
+  const documents = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'SECURITY.md',
+    'docs/performance.md',
+    'docs/reliability.md',
+  ];
+  const cli = read('simulator/cli.ts');
+  const flags = new Set(
+    [
+      ...cli
+        .slice(cli.indexOf('const FLAGS'), cli.indexOf('\n};', cli.indexOf('const FLAGS')))
+        .matchAll(/^ {2}'?([a-z-]+)'?: \{/gm),
+    ].map((match) => match[1]),
+  );
+
+  it('with flags it has, on every line that starts it', () => {
+    expect(flags.has('allowed-hosts')).toBe(true);
+    const named = documents.flatMap((document) =>
+      read(document)
+        .split('\n')
+        .filter((line) => line.includes('npm run simulator'))
+        .flatMap((line) => [...line.matchAll(/--([a-z][a-z-]+)/g)].map((match) => match[1])),
+    );
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((flag) => !flags.has(flag))).toEqual([]);
+  });
+
+  it('with control routes it has', () => {
+    const control = read('simulator/control.ts');
+    const routes = [...control.matchAll(/'(\/_sim\/[^']*)'/g)].map(
+      ([, route]) => new RegExp(`^${route.replace(/:\w+/g, '[^/]+')}$`),
+    );
+    const named = documents.flatMap((document) =>
+      [...read(document).matchAll(/(\/_sim\/[\w/:.-]*\w)/g)].map((match) => match[1]),
+    );
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((path) => !routes.some((route) => route.test(path)))).toEqual([]);
+  });
+});
+
 describe('"What `npm ci` and `npm test` print"', () => {
   it('shows the line npm test prints before it builds dist/', () => {
     const setUp = read('testkit/runner/fresh-bundles.mjs');
