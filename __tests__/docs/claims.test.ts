@@ -153,7 +153,16 @@ describe("the README's Troubleshooting table", () => {
     expect(relay).toContain('createServer(');
   });
 
-  it.each(rows.map((row) => [row]))('holds %s to the message it explains', (row) => {
+  // And the messages its prose quotes (in double backticks, as they hold a code span).
+  const quoted = [...table.slice(0, table.indexOf('| Message')).matchAll(/``[^`][\s\S]*?``/g)].map(
+    ([span]) => span,
+  );
+
+  it('quotes messages in its prose too', () => {
+    expect(quoted.length).toBeGreaterThan(1);
+  });
+
+  it.each([...rows, ...quoted].map((row) => [row]))('holds %s to the message it explains', (row) => {
     const messages = [...row.matchAll(/(`+) ?([^`][\s\S]*?) ?\1(?!`)/g)].map((match) => match[2]);
     expect(messages.length).toBeGreaterThan(0);
     const unfound = messages
