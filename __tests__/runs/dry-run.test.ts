@@ -1,8 +1,9 @@
 /**
  * `dry-run: true` checks what it can without creating anything, each step run in process from the
  * sources (issue 32 item 2; a good address and token passes through the bundle, in
- * __tests__/e2e/runs-bundles.test.ts): one read of a run that cannot exist shows whether the
- * address answers as the service does and accepts the token; a workflow file the checked-out commit
+ * __tests__/e2e/runs-bundles.test.ts): two reads, of a run that cannot exist and of a run by an id
+ * that is not a UUID, show whether the address answers as the service does and accepts the token; a
+ * workflow file the checked-out commit
  * lacks fails; git is asked with GIT_NO_LAZY_FETCH=1 (nothing is fetched); and the summary lists
  * what was checked and what only a real dispatch can tell, as Markdown without literal backticks or
  * repeated sentences.

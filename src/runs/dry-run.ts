@@ -1,10 +1,11 @@
 /**
  * `dry-run: true`: every check that creates nothing. The workspace's checks are dispatch-check.ts's;
  * a workflow file the workspace's commit does not have fails here, where a real dispatch would let
- * the service say so. Then one read of a run that cannot exist (a random version-4 UUID): the spec's
- * 404 for it, in the service's shape, shows that the address answers as the service does and that
- * the token was accepted; a 401, a 403 or a 400 `UNAUTHORIZED_ERROR` is the token's fault, anything
- * else the base URL's. What only a real dispatch can tell (the project, the token's access to it,
+ * the service say so. Then two reads that create nothing: a run that cannot exist (a random
+ * version-4 UUID), whose 404 in the service's shape shows that the token was accepted, and a run by
+ * an id that is not a UUID, whose 400 (the spec's) shows that the address is the service's, where
+ * any server answers the first 404; a 401, a 403 or a 400 `UNAUTHORIZED_ERROR` is the token's fault,
+ * anything else the base URL's. What only a real dispatch can tell (the project, the token's access to it,
  * the Git ref on the service) is said, not implied.
  */
 import { randomUUID } from 'node:crypto';
