@@ -78,6 +78,13 @@ describe("the simulator's GitHub", () => {
     expect(w.sim.github.commentsOn(7)).toHaveLength(1);
     expect(page.text).toContain('<table>');
     expect(page.text).not.toContain('&lt;!--');
+    // The link the step printed for its comment opens this page at the comment (GitHub's anchor form).
+    const [comment] = w.sim.github.commentsOn(7);
+    const printed = `${w.sim.github.url}/acme/app/pull/7#issuecomment-${comment.id}`;
+    expect(result.stdout).toContain(`Commented on pull request #7: ${printed}`);
+    const linked = await call(w.sim, 'GET', new URL(printed).pathname, { headers: { accept: 'text/html' } });
+    expect(linked.status).toBe(200);
+    expect(linked.text).toContain(`<div class="comment" id="issuecomment-${comment.id}">`);
     // What the gate cost GitHub, counted for the repository and shown on the page.
     const [counted] = w.sim.github.counts('acme/app');
     expect(counted).toMatchObject({

@@ -147,7 +147,7 @@ export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageRes
       <h2>Comments</h2>
       ${github.commentsOn(pr.number, repository).map(
         (comment) =>
-          html`<div class="comment" id="comment-${comment.id}">
+          html`<div class="comment" id="issuecomment-${comment.id}">
             <p><strong>${comment.user.login}</strong></p>
             ${renderComment(comment.body)}
           </div>`,

@@ -204,7 +204,9 @@ export class GitHubStandIn implements AnsweringState {
     const created: Comment = {
       id,
       body: comment.body,
-      html_url: `https://github.example/${repository}/pull/${comment.issue}#issuecomment-${id}`,
+      // GitHub's own form (`…/pull/<n>#issuecomment-<id>`), on the stand-in's pull request page, which
+      // answers it with the comment's anchor: the link the action prints opens where the comment is.
+      html_url: `${this.url || 'https://github.example'}/${repository}/pull/${comment.issue}#issuecomment-${id}`,
       user: comment.user ?? this.viewer,
     };
     const at = new Date(this.now()).toISOString();
