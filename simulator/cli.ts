@@ -251,6 +251,7 @@ ${columns([
   ['project id:', project.id],
   ['process id:', String(process.pid)],
   ['repository:', repoPath ?? `${SAMPLE_REPOSITORY}; --repo PATH links a git repository`],
+  ['overview:', `${url}/ in a browser: the runs, sessions, deliveries, pull requests, each linked`],
 ])}
 
 Service routes (Authorization: Bearer <token>):

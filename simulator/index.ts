@@ -17,6 +17,7 @@ import { controlRoutes } from './control.js';
 import { controllerRoutes } from './controllers/index.js';
 import { FaultRegistry, type Fault } from './faults.js';
 import { pageRoutes } from './pages/index.js';
+import { overviewRoutes } from './pages/overview.js';
 import {
   GITHUB_PREFIX,
   GitHubStandIn,
@@ -266,7 +267,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
   const deps = { registry, sessions, workflows, faults, reset };
   const { server, destroySockets } = createSimServer({
-    routes: [...serviceRoutes(deps), ...controllerRoutes(deps), ...pageRoutes(deps)],
+    routes: [
+      ...serviceRoutes(deps),
+      ...controllerRoutes(deps),
+      ...pageRoutes(deps),
+      ...overviewRoutes({ ...deps, webhooks, github }),
+    ],
     controlRoutes: [
       ...controlRoutes(deps),
       ...webhookControlRoutes(webhooks, (id) => registry.projects.has(id)),

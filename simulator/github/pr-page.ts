@@ -65,14 +65,15 @@ export const renderComment = (body: string): Html => new Html(markdown.render(bo
 const STATE_ICON: Record<string, string> = { success: '✓', failure: '✗', error: '✗', pending: '●' };
 
 /** The latest status of each context on `sha` of `repository`, by context. */
-function checksOf(github: GitHubStandIn, repository: string, sha: string): PostedStatus[] {
+export function checksOf(github: GitHubStandIn, repository: string, sha: string): PostedStatus[] {
   // GitHub's checks list: the latest status of each context, compared case-insensitively.
   return latestPerContext(statusesOf(github.statuses, repository, sha).reverse()).sort((a, b) =>
     a.context.localeCompare(b.context),
   );
 }
 
-function overallOf(checks: PostedStatus[]): string {
+/** What GitHub shows above the checks: failure, pending, success, or no checks. */
+export function overallOf(checks: PostedStatus[]): string {
   const states = checks.map((check) => check.state);
   return states.some((s) => s === 'failure' || s === 'error')
     ? 'failure'
