@@ -2,9 +2,10 @@
  * `npm run recipe` as a user types it (issue 32 item 4), run as `npm run recipe` runs it (tsx on
  * scripts/recipe/main.ts): a recipe named by its workflow `name:` or by its README heading, in any
  * case; an unknown sub-action or title gets "no such …" with the closest names; a call that runs
- * nothing exits 1; a snippet of steps asked for by name says it is one and how to try it.
+ * nothing exits 1; a snippet of steps asked for by name says it is one and how to try it. Outside a
+ * terminal it ends saying that its addresses close with it; with `--keep` they answer until a signal.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { chooseRecipe } from '../../testkit/docs/recipes.js';
 import { ROOT } from '../../testkit/runner/step.js';
@@ -35,6 +36,54 @@ describe('npm run recipe', () => {
     );
     expect(run.out).toContain('job e2e: success');
     expect(run.code).toBe(0);
+    // Not in a terminal and without --keep: it ends, saying that its addresses close with it.
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe(
+      'The addresses above close with this command (its output is not a terminal). To keep them open until Ctrl-C: ' +
+        'npm run recipe -- wait-for-run "dispatch in one job, wait in another" --keep',
+    );
+  });
+
+  it('with --keep, its addresses answer until SIGTERM, then close, and it exits 0', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join('scripts', 'recipe', 'main.ts'),
+        'wait-for-run',
+        'Dispatch early, wait later',
+        '--keep',
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const open = /The addresses above stay open until Ctrl-C; .*: (http:\/\/127\.0\.0\.1:\d+)\/\n/;
+    let ended = false;
+    void exited.then(() => (ended = true));
+    try {
+      while (!open.test(out) && !ended) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(out).toMatch(open);
+      const simulator = open.exec(out)![1];
+      const page = /^Pull request #1 at (\S+) /m.exec(out)![1];
+      expect(page).toBe(`${simulator}/_github/acme/app/pull/1`);
+      expect((await fetch(page, { headers: { accept: 'text/html' } })).status).toBe(200);
+      expect((await fetch(`${simulator}/`, { headers: { accept: 'text/html' } })).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(out.trimEnd().split('\n').at(-1)).toBe(
+        'SIGTERM received: closing the simulator and its addresses.',
+      );
+      await expect(fetch(page)).rejects.toThrow();
+    } finally {
+      if (!ended) child.kill('SIGKILL');
+    }
   });
 
   it("runs a merge-queue recipe as a merge group's workflow and ends with the queue's view", () => {

@@ -15,14 +15,18 @@
  * checks and whether every context the recipe's ruleset requires (`svc/<workflow>` of each gate) is
  * success there. Any other recipe runs as a pull request's workflow on the simulator's GitHub stand-in
  * (GITHUB_API_URL), and ends with that pull request as GitHub would show it: its checks, its comments
- * and its page's address.
+ * and its page's address. The simulator's addresses stay open until Ctrl-C when the output is a terminal or
+ * with `--keep`; otherwise the command ends, saying that they close with it (testkit/docs/keep-open.ts).
  */
+import { holdPages, keepChoice, keepCommand } from '../../testkit/docs/keep-open.js';
 import { chooseRecipe } from '../../testkit/docs/recipes.js';
 import type { Json } from '../../testkit/runner/expressions.js';
 import type { World } from '../../testkit/world/world.js';
 
 const NOOPS = ['actions/checkout', 'actions/setup-node'];
-const chosen = chooseRecipe(process.argv.slice(2));
+// The pages stay open at the end in a terminal or with --keep (testkit/docs/keep-open.ts).
+const { args, keep } = keepChoice(process.argv.slice(2), process.stdout.isTTY);
+const chosen = chooseRecipe(args);
 if (!('recipe' in chosen)) {
   for (const line of chosen.lines) console.log(line);
   // It ran nothing: a script or a reader that expected a recipe to run is told so by the exit code.
@@ -88,6 +92,7 @@ try {
     const shown = world.sim.github.pullRequest('acme', 'app', pullRequest.number) ?? pullRequest;
     for (const line of pullRequestView(world.sim.github, shown, entry ? required : [])) console.log(line);
   }
+  await holdPages({ keep, simulatorUrl: world.sim.url, command: keepCommand('recipe', args) });
 } finally {
   await stopLeftSessions(world);
   await world.sim.close();
