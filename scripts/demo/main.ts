@@ -86,6 +86,20 @@ jobs:
       platform: ios
 `;
 
+/** The workflow sync-statuses/README.md's gate dispatches: two jobs (each status post is a second apart). */
+const E2E_WORKFLOW = `name: End-to-end tests
+on: workflow_dispatch
+jobs:
+  build_ios:
+    name: Build iOS
+    type: build
+    params:
+      platform: ios
+  e2e:
+    name: End-to-end tests
+    needs: [build_ios]
+`;
+
 /** The GitHub workflow the demo runs: the gate, then a dispatch followed by id and gated on its build. */
 const GATE_WORKFLOW = `name: Demo gate
 on: pull_request
@@ -189,7 +203,7 @@ async function main(sim: Simulator, receiver: Receiver): Promise<void> {
   const account = sim.addAccount({ name: 'acme' });
   // The project's repository, in memory: its head commit is the one the pull request is at;
   // e2e.yml is the workflow sync-statuses/README.md's gate dispatches.
-  const repo = new MemoryRepo({ 'pr-gate.yml': SAMPLE_WORKFLOW, 'e2e.yml': SAMPLE_WORKFLOW });
+  const repo = new MemoryRepo({ 'pr-gate.yml': SAMPLE_WORKFLOW, 'e2e.yml': E2E_WORKFLOW });
   const project = sim.addProject({ account, workflows: repo, name: 'mobile-app' });
   const token = sim.addToken({ account, role: 'developer', robot: true });
   const api = { 'base-url': sim.url, token };
