@@ -109,10 +109,18 @@ export class Registry {
         'Authorization header is missing: send "Authorization: Bearer <ACCESS_TOKEN>"',
       );
     }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const actor = match ? this.tokens.get(match[1]) : undefined;
+    const actor = this.actorOf(header);
     if (!actor) throw unauthenticated('The bearer token in the Authorization header is invalid or revoked');
     return actor;
+  }
+
+  /**
+   * Who a request's Authorization header names, without refusing anything (the overview page counts
+   * requests per token by it, never by the token's value): undefined for none or an unknown token.
+   */
+  actorOf(header: string | undefined): Actor | undefined {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    return match ? this.tokens.get(match[1]) : undefined;
   }
 
   /** 403 naming the permission unless the actor has at least `min` on the project's account. */

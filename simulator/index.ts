@@ -271,7 +271,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ...serviceRoutes(deps),
       ...controllerRoutes(deps),
       ...pageRoutes(deps),
-      ...overviewRoutes({ ...deps, webhooks, github }),
+      ...overviewRoutes({ ...deps, requests, webhooks, github }),
     ],
     controlRoutes: [
       ...controlRoutes(deps),

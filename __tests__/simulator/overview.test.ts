@@ -1,7 +1,7 @@
 /**
  * The simulator's `/` (issue 41 item 4): for a browser, one read-only page of the runs, sessions,
- * webhooks and their deliveries, the GitHub stand-in's pull requests and merge-queue entries, and the
- * requests that reached GitHub per repository and token, each linked to the page or JSON route that
+ * webhooks and their deliveries, the service's requests per token, the GitHub stand-in's pull requests
+ * and merge-queue entries, and the requests that reached GitHub per repository and token, each linked to the page or JSON route that
  * shows it; hostile text stays text, no secret is shown, and it reloads only while something is
  * under way. A JSON client of `/` gets a 404 that names the page and `/_sim/state`; a POST changes nothing.
  */
@@ -54,6 +54,10 @@ async function busyWorld() {
     body: { appId: w.project.id, platform: 'ios', type: 'agent-device', name: HOSTILE },
   });
   const session = created.json.data as { id: string; url: string };
+  const unknown = await call(w.sim, 'GET', `/v2/workflows/runs/${run.id}`, {
+    token: 'svc_robot_unknown-token-value',
+  });
+  expect(unknown.status).toBe(401);
   w.sim.readySession(session.id);
 
   const head = w.repo.headSha;
@@ -97,6 +101,11 @@ describe("the simulator's / in a browser", () => {
       `#7 ${HOSTILE} acme/app pending ${w.repo.headSha.slice(0, 12)} position 1, commit ${entry.head.slice(0, 12)} no checks 0`,
     );
     expect(text).toMatch(/acme\/app installation:github-actions\[bot\] 0 1 0 0 0/);
+    // The service's requests per token, each named by its user and roles, never by its value.
+    expect(text).toContain(
+      "Requests to the service's API, per token (2) Token Requests Answered 4xx or 5xx " +
+        'robot-1 (robot token, developer on acme) 1 0 a token the simulator does not know 1 1',
+    );
     // The commit message, the session's name and the pull request's title are text, not markup.
     expect(text).toContain(`${run.gitCommitHash.slice(0, 12)} ${HOSTILE}`);
     expect(reply.text).not.toContain('<script>');
@@ -113,6 +122,7 @@ describe("the simulator's / in a browser", () => {
       'hook-user',
       'query-secret-value',
       PREVIEW_SECRET,
+      'unknown-token-value',
       String(w.sim.getSession(session.id)!.remoteConfig!.agentDeviceRemoteSessionToken),
     ])
       expect(reply.text).not.toContain(secret);
@@ -160,6 +170,7 @@ describe("the simulator's / in a browser", () => {
     expect(text).toContain('Device sessions (0) · JSON No device session yet.');
     expect(text).toContain('Webhooks (0) · JSON No webhook registered.');
     expect(text).toContain('Webhook delivery attempts (0) · JSON No delivery yet.');
+    expect(text).toContain("Requests to the service's API, per token (0) No request yet.");
     expect(text).toContain("Pull requests on GitHub's stand-in (0) No pull request open.");
     expect(text).toContain('Requests that reached GitHub, per repository and token (0) No request yet.');
   });

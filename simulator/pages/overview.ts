@@ -2,8 +2,9 @@
  * The simulator's `/` for a browser: everything it holds on one read-only page, each thing linked to
  * the page or JSON route that shows it whole: the runs and device sessions (their pages), the
  * webhooks and their delivery attempts (`/_sim/webhooks`, `/_sim/webhook-deliveries`), the GitHub
- * stand-in's pull requests and merge-queue entries (each pull request's page) and what reached GitHub,
- * counted per repository and token (the same counts as the pull request's page). It is rendered from
+ * stand-in's pull requests and merge-queue entries (each pull request's page), the requests to the
+ * service's API counted per token, and what reached GitHub counted per repository and token (the same
+ * counts as the pull request's page). It is rendered from
  * the objects the JSON routes read, at each request, and shows no secret: no token (the counts name a
  * token by its account), no webhook secret or signature, a receiver's address without its user info
  * or query, a session's connection only on its own page (masked there).
@@ -16,7 +17,7 @@ import { notFound } from '../errors.js';
 import type { GitHubStandIn, PullRequest } from '../github/stand-in.js';
 import { checksOf, overallOf } from '../github/pr-page.js';
 import { safeUrl } from '../log.js';
-import type { Route } from '../server.js';
+import type { RecordedRequest, Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
 import type { WebhookDispatcher } from '../webhooks/delivery.js';
 import type { WorkflowEngine } from '../workflows.js';
@@ -24,6 +25,8 @@ import { html, link, page, statusBadge, type PageResponse } from './html.js';
 
 export interface OverviewDeps {
   registry: Registry;
+  /** Every request the simulator received (`sim.requests`): the service's are counted per token. */
+  requests: readonly RecordedRequest[];
   workflows: WorkflowEngine;
   sessions: SessionManager;
   webhooks: WebhookDispatcher;
@@ -51,8 +54,37 @@ const heading = (title: string, count: number, json: string | null = null) =>
 
 const none = (what: string) => html`<p class="note">${what}</p>`;
 
+/** The service's requests (`/v2/…`) per token, each token named by its user and roles, never its value. */
+function serviceCounts(
+  registry: Registry,
+  requests: readonly RecordedRequest[],
+): Array<{ token: string; requests: number; refused: number }> {
+  const rows = new Map<string, { token: string; requests: number; refused: number }>();
+  for (const request of requests) {
+    if (!request.path.startsWith('/v2/')) continue;
+    const header = request.headers.authorization;
+    const actor = registry.actorOf(header);
+    const roles = actor
+      ? [...actor.roles].map(
+          ([account, role]) => `${role} on ${registry.accounts.get(account)?.name ?? account}`,
+        )
+      : [];
+    const token = actor
+      ? `${actor.username} (${actor.robot ? 'robot' : 'personal'} token${roles.length ? `, ${roles.join(', ')}` : ', no role'})`
+      : header === undefined
+        ? 'no token'
+        : 'a token the simulator does not know';
+    const row = rows.get(token) ?? { token, requests: 0, refused: 0 };
+    row.requests++;
+    if ((request.status ?? 0) >= 400) row.refused++;
+    rows.set(token, row);
+  }
+  return [...rows.values()];
+}
+
 export function overviewPage({
   registry,
+  requests,
   workflows,
   sessions,
   webhooks,
@@ -66,6 +98,7 @@ export function overviewPage({
   const deliveries = [...webhooks.deliveries].reverse();
   const pullRequests = github.pullRequests;
   const counts = github.counts();
+  const service = serviceCounts(registry, requests);
 
   const runTable = html`<table class="list" id="runs">
     <tr>
@@ -219,6 +252,22 @@ export function overviewPage({
     )}
   </table>`;
 
+  const serviceTable = html`<table class="list" id="service-counts">
+    <tr>
+      <th>Token</th>
+      <th>Requests</th>
+      <th>Answered 4xx or 5xx</th>
+    </tr>
+    ${service.map(
+      (row) =>
+        html`<tr>
+          <td>${row.token}</td>
+          <td>${row.requests}</td>
+          <td>${row.refused}</td>
+        </tr>`,
+    )}
+  </table>`;
+
   const underWay =
     runs.some((run) => !isRunTerminal(run)) || sessionList.some((session) => !isSessionTerminal(session));
   return page({
@@ -235,6 +284,8 @@ export function overviewPage({
       ${hooks.length ? webhookTable : none('No webhook registered.')}
       ${heading('Webhook delivery attempts', deliveries.length, '/_sim/webhook-deliveries')}
       ${deliveries.length ? deliveryTable : none('No delivery yet.')}
+      ${heading("Requests to the service's API, per token", service.length)}
+      ${service.length ? serviceTable : none('No request yet.')}
       ${heading("Pull requests on GitHub's stand-in", pullRequests.length)}
       ${pullRequests.length ? pullRequestTable : none('No pull request open.')}
       ${heading('Requests that reached GitHub, per repository and token', counts.length)}
