@@ -4,6 +4,8 @@
  * (its words between the `…` the documents write for what varies) is in it.
  */
 
+import { JOB_STATUSES, RUN_STATUSES, SESSION_STATUSES } from '../../src/service/contract.js';
+
 /** A placeholder of the printed text: what a `${…}` of a template literal prints. */
 const SLOT = '\u0000';
 
@@ -64,6 +66,20 @@ const joined = (words: string[]): string =>
   words.map((word, index) => (index === 0 || /^[.:,;)]+$/.test(word) ? word : ` ${word}`)).join('');
 
 /**
+ * The plain words a row writes for what a placeholder prints: the service's statuses (`status
+ * failure`, `it is errored`) and the job type the table shows (`(type build)`).
+ */
+const EXAMPLE_WORDS = new Set<string>([...RUN_STATUSES, ...JOB_STATUSES, ...SESSION_STATUSES, 'build']);
+
+/**
+ * Whether a word of a row can stand for what a placeholder prints: an example value, as ids, numbers
+ * and names are written (a digit, `_`, `.`, `/`, a hyphen inside it: `build_ios`, `1.1`, `/api`,
+ * `stop-device-session`, `<number>`), or one of the example words. Any other word is as written, so
+ * that a changed word of a row (`end` for `finish`, `false` for `fail`) is not taken for a placeholder.
+ */
+const exampleLike = (word: string): boolean => /[\d_./]|\w-\w|^<.*>$/.test(word) || EXAMPLE_WORDS.has(word);
+
+/**
  * Words of a documented message as a pattern of the printed text: each word is itself, or a
  * placeholder where the table shows an example value (`build_ios`, `1.1`, `failure`); a plain word
  * at a `literal` end is itself.
@@ -79,7 +95,9 @@ function pattern(words: string[], literal: { first: boolean; last: boolean }): s
       if (part.startsWith('`')) return `(?:${escape(part)}|\`?${SLOT}\`?)`;
       const word = (index - 1) / 2;
       const end = (word === 0 && literal.first) || (word === count - 1 && literal.last);
-      return end && /^[a-z]+$/i.test(part) ? escape(part) : `(?:${escape(part)}|${SLOT})`;
+      return (end && /^[a-z]+$/i.test(part)) || !exampleLike(part)
+        ? escape(part)
+        : `(?:${escape(part)}|${SLOT})`;
     })
     .join('');
 }
