@@ -2,8 +2,10 @@
  * The figures and install claims of the documents, against what the code does today (issue 25 item
  * 12): what a step loads (the bundle sizes in docs/performance.md), how many dependencies
  * `allowScripts` denies (README), how many lifecycles the campaign inside `npm test` runs, the limits of
- * the commit statuses, the polling and the outputs (issue 41 item 3), and the relay's in its README. The
- * timed figures come from `npm run bench`, which fails on a missed budget.
+ * the commit statuses, the polling and the outputs (issue 41 item 3), the relay's in its README, and
+ * docs/performance.md's budgets and counts against the bench's constants. The timed figures come from
+ * `npm run bench`, which fails on a missed budget; they are one run's measurements and stay unheld.
+ * The figures the documents give for inputs are in input-figures.test.ts.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,4 +99,94 @@ test("the relay's figures in verify-webhook/README.md's prose are its block's", 
   // Every variable the prose names is one the block reads.
   for (const [name] of prose.matchAll(/\b(?:RELAY_[A-Z_]+|SVC_WEBHOOK_SECRET|GITHUB_[A-Z_]+)\b/g))
     expect(block).toContain(name);
+});
+
+test("docs/performance.md's budgets and counts are the bench's (scripts/bench/), its timings one run's", () => {
+  const performance = read('docs/performance.md');
+  const bench = (file: string) => read(`scripts/bench/${file}`);
+  /** The cells of the table's row whose figure starts with `start`: [figure, measured, budget]. */
+  const cells = (start: string): string[] => {
+    const row = performance.split('\n').find((line) => line.startsWith(`| ${start}`));
+    expect(row).toBeDefined();
+    return row!
+      .split('|')
+      .slice(1, 4)
+      .map((cell) => cell.trim());
+  };
+  /** The figure `pattern` captures in `text`, as a number. */
+  const figure = (text: string, pattern: RegExp): number => {
+    const match = pattern.exec(text);
+    expect(`${pattern}: ${match !== null}`).toBe(`${pattern}: true`);
+    return Number(match![1].replace(/,/g, ''));
+  };
+  const constant = (file: string, name: string): number =>
+    figure(
+      bench(file),
+      new RegExp(`const ${name} = (?:Number\\(process\\.env\\.\\w+\\) \\|\\| )?([\\d_.]+);`),
+    );
+
+  // The run's baseline, which the time budgets' "(… ms at 19 ms)" are multiples of: one run's timing.
+  const prose = performance.replace(/\s+/g, ' ');
+  const baseline = figure(
+    prose,
+    /the median start-up of a bare `node -e 0` on Node 24 \((\d+) ms in the run above/,
+  );
+
+  const [, , size] = cells('what a step loads');
+  expect(figure(size, /^< ([\d.]+) MB/)).toBe(constant('size.ts', 'BUNDLE_BUDGET_MB'));
+  expect(figure(size, /comparable actions: ([\d.]+)–/)).toBe(constant('size.ts', 'SMALLEST_COMPARABLE_MB'));
+  expect(bench('size.ts')).toContain(`${figure(size, /–([\d.]+) MB/)} MB`);
+
+  const [, , startup] = cells('start-up');
+  expect(figure(startup, /^at most (\d+)× bare Node 24/)).toBe(constant('startup.ts', 'STARTUP_GUARD'));
+
+  const [, , exit] = cells('exit after the read');
+  const exitUnits = figure(exit, /^≤ (\d+)× `node -e 0`/);
+  expect(exitUnits).toBe(constant('readiness.ts', 'EXIT_AFTER_READ'));
+  expect(exit).toContain(`(${exitUnits * baseline} ms at ${baseline} ms)`);
+  // "the median of three runs (six samples for the exits after a read)"
+  expect(prose).toMatch(/judged on the median of three runs \(six samples for the exits after a read\)/);
+  expect(constant('big-run.ts', 'REPS')).toBe(3);
+  expect(constant('readiness.ts', 'SAMPLES')).toBe(6);
+
+  const [, requests, requestBudget] = cells('requests: session ready after N reads');
+  const n = constant('requests.ts', 'N');
+  expect(requests).toBe(`N + 3; N + 1 (N = ${n}: ${n + 3} and ${n + 1})`);
+  expect(requestBudget).toMatch(/^N \+ 3 \(.*\); N \+ 1$/);
+  expect(bench('requests.ts')).toContain('`N + 3 = ${N + 3}`,\n    sessionCount === N + 3');
+  expect(bench('requests.ts')).toContain('`N + 1 = ${N + 1}`,\n    runRequests.length === N + 1');
+
+  const [, , connections] = cells('TCP connections per step');
+  expect(connections).toMatch(/^1 \(/);
+  expect(bench('requests.ts')).toContain("'1',\n    perStep.every(([, count]) => count === 1)");
+
+  const [bigRun, , bigBudget] = cells('run with 1,000 jobs');
+  expect(figure(bigRun, /run with ([\d,]+) jobs/)).toBe(constant('big-run.ts', 'JOBS'));
+  const bigUnits = figure(bigBudget, /^≤ (\d+)× `node -e 0`/);
+  expect(bigUnits).toBe(constant('big-run.ts', 'AFTER_LAST_READ_BUDGET'));
+  expect(bigBudget).toContain(`(${bigUnits * baseline} ms at ${baseline} ms)`);
+  const memory = figure(bigBudget, /; < (\d+) MB$/);
+  expect(bench('big-run.ts')).toContain(`'< ${memory} MB',\n    rss / MB < ${memory},`);
+
+  const [early] = cells('the early-start recipe');
+  expect(figure(early, /P = (\d+) s/) * 1000).toBe(constant('early-start.ts', 'PROVISIONING_MS'));
+  expect(figure(early, /B = (\d+) s/) * 1000).toBe(constant('early-start.ts', 'BUILD_MS'));
+  expect(bench('early-start.ts')).toContain(
+    `pollIntervalSeconds: '${figure(early, /`poll-interval-seconds: ([\d.]+)`/)}'`,
+  );
+
+  const [statuses, , statusBudget] = cells('commit statuses for a run of');
+  expect(figure(statuses, /a run of (\d+) jobs/)).toBe(constant('status-posts.ts', 'JOBS'));
+  expect(figure(statuses, /on each of (\d+) reads/)).toBe(constant('status-posts.ts', 'READS'));
+  expect(figure(statusBudget, /^≤ (\d+) requests a step/)).toBe(
+    figure(read('src/github/status-budget.ts'), /export const REQUEST_BUDGET = (\d+);/),
+  );
+  const [perMinute, github] = [
+    figure(statusBudget, /≤ (\d+) a minute/),
+    figure(statusBudget, /GitHub: about (\d+)/),
+  ];
+  expect(bench('status-posts.ts')).toContain(
+    `≤ \${REQUEST_BUDGET}; ≤ ${perMinute} (GitHub: about ${github} a minute)`,
+  );
+  expect(bench('status-posts.ts')).toContain(`ordinary.first <= ${perMinute}`);
 });
