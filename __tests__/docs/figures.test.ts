@@ -190,3 +190,168 @@ test("docs/performance.md's budgets and counts are the bench's (scripts/bench/),
   );
   expect(bench('status-posts.ts')).toContain(`ordinary.first <= ${perMinute}`);
 });
+
+describe("the code's other bounds the documents quote", () => {
+  const text = (path: string) => read(path).replace(/\s+/g, ' ');
+  // [what, the figure, where the documents say it, where the code declares it]: each written once, with the figure.
+  const bounds: [string, string, [string, string][], [string, string]][] = [
+    [
+      'an exported variable',
+      '32',
+      [
+        ['README.md', 'nor one over 32 KiB'],
+        ['CHANGELOG.md', 'A variable over 32 KiB'],
+      ],
+      ['src/sessions/export-env.ts', 'const MAX_EXPORTED_BYTES = 32 * 1024;'],
+    ],
+    [
+      'a capability too short to mask',
+      '8',
+      [
+        ['README.md', 'except values under 8 characters'],
+        ['CHANGELOG.md', 'except values under 8 characters'],
+      ],
+      ['src/sessions/masking.ts', 'const MIN_CAPABILITY = 8;'],
+    ],
+    [
+      'a named capability too short to mask',
+      '4',
+      [
+        ['README.md', '(under 4 for a credential-like name'],
+        ['CHANGELOG.md', 'under 4 for a credential-like name'],
+      ],
+      ['src/sessions/masking.ts', 'const MIN_NAMED_CAPABILITY = 4;'],
+    ],
+    [
+      'the values registered for masking',
+      '1,024',
+      [['CHANGELOG.md', 'at most 1,024 values of a session']],
+      ['src/sessions/masking.ts', 'export const MAX_MASKED = 1024;'],
+    ],
+    [
+      'the sessions the state keeps',
+      'five',
+      [['SECURITY.md', 'at most five sessions']],
+      ['src/sessions/state.ts', 'export const MAX_SESSIONS = 5;'],
+    ],
+    [
+      'a saved URL',
+      '2,048',
+      [['SECURITY.md', 'http(s) URL of at most 2,048 characters']],
+      ['src/sessions/state.ts', 'const MAX_SAVED_URL = 2048;'],
+    ],
+    [
+      'an attempt',
+      '30',
+      [['README.md', 'Each attempt has its own time limit (30 s']],
+      ['src/service/http.ts', 'export const REQUEST_TIMEOUT_MS = 30_000;'],
+    ],
+    [
+      'an answer',
+      '16',
+      [['README.md', 'an answer larger than 16 MiB is refused']],
+      ['src/service/http.ts', 'maxResponseBytes ?? 16 * 1024 * 1024'],
+    ],
+    [
+      'the workflow file',
+      '100,000',
+      [
+        ['run-workflow/README.md', 'of over 100,000 YAML nodes is not checked'],
+        ['SECURITY.md', '(1 MiB, 100,000 YAML nodes, 100 aliases'],
+      ],
+      ['src/runs/workflow-file.ts', 'const MAX_NODES = 100_000;'],
+    ],
+    [
+      "the workflow file's bytes",
+      '1',
+      [['SECURITY.md', 'within bounds (1 MiB, 100,000']],
+      ['src/runs/workflow-file.ts', 'const MAX_FILE_BYTES = 1024 * 1024;'],
+    ],
+    [
+      "the workflow file's aliases",
+      '100',
+      [['SECURITY.md', 'YAML nodes, 100 aliases']],
+      ['src/runs/workflow-file.ts', 'const MAX_ALIASES = 100;'],
+    ],
+    [
+      'a webhook payload file',
+      '1',
+      [['verify-webhook/README.md', 'the raw request body (at most 1 MiB)']],
+      ['src/commands/verify-webhook.ts', 'const MAX_PAYLOAD_BYTES = 1024 * 1024;'],
+    ],
+    [
+      'a webhook secret',
+      '16',
+      [['verify-webhook/README.md', 'signing secret, at least 16 characters']],
+      ['src/webhook/signature.ts', 'export const MIN_SECRET_LENGTH = 16;'],
+    ],
+    [
+      'status writes a minute',
+      '60',
+      [['run-workflow/README.md', 'final states included (at most 60 in any minute)']],
+      ['src/github/status-budget.ts', 'export const PACE_PER_MINUTE = 60;'],
+    ],
+    [
+      'the spacing of status writes',
+      'a second',
+      [['run-workflow/README.md', "a step's writes go at least a second apart"]],
+      ['src/github/status-budget.ts', 'export const WRITE_SPACING_MS = 1_000;'],
+    ],
+    [
+      'posting after the verdict, at least',
+      '60',
+      [['run-workflow/README.md', 'never under 60 s, at most 3 minutes']],
+      ['src/github/status-budget.ts', 'export const SETTLE_MIN_MS = 60_000;'],
+    ],
+    [
+      'posting after the verdict, at most',
+      '3',
+      [['run-workflow/README.md', 'never under 60 s, at most 3 minutes']],
+      ['src/github/status-budget.ts', 'export const SETTLE_CAP_MS = 180_000;'],
+    ],
+    [
+      'posting after the verdict, beyond what it owes',
+      '30',
+      [['run-workflow/README.md', 'owes plus 30 s, never under']],
+      ['src/github/status-budget.ts', 'const SETTLE_SLACK_MS = 30_000;'],
+    ],
+    [
+      "the sync's posts a call",
+      '30',
+      [['sync-statuses/README.md', 'of which at most 30 posts']],
+      ['src/runs/sync-github.ts', 'export const MAX_WRITES = 30;'],
+    ],
+    [
+      "the sync's margin before its deadline",
+      '30',
+      [['sync-statuses/README.md', "none after the call's deadline less 30 s"]],
+      ['src/runs/sync.ts', 'const END_MARGIN_MS = 30_000;'],
+    ],
+    [
+      "the sync's slot",
+      'five',
+      [['sync-statuses/README.md', 'it moves on by `max-runs` every five minutes']],
+      ['src/runs/sync.ts', 'export const SLOT_MS = 5 * 60_000;'],
+    ],
+    [
+      "the sync's run reads",
+      '10',
+      [['sync-statuses/README.md', 'make two attempts of at most 10 s each']],
+      [
+        'src/runs/sync-runs.ts',
+        'retry: { maxAttempts: 2, baseDelayMs: 1_000, maxDelayMs: 1_000 },\n  requestTimeoutMs: 10_000,',
+      ],
+    ],
+  ];
+
+  it.each(bounds)(
+    '%s (%s): the documents say what the code declares',
+    (_what, shown, said, [file, declared]) => {
+      for (const [document, words] of said) {
+        expect(words).toContain(shown);
+        expect(`${document}: ${text(document).includes(words)}`).toBe(`${document}: true`);
+      }
+      expect(read(file)).toContain(declared);
+    },
+  );
+});
