@@ -355,3 +355,29 @@ describe("the code's other bounds the documents quote", () => {
     },
   );
 });
+
+test("sync-statuses' worst-case costs are its bounds' arithmetic, and reliability.md's campaign size the script's default", () => {
+  const readme = read('sync-statuses/README.md').replace(/\s+/g, ' ');
+  const numbers = (pattern: RegExp): number[] =>
+    (pattern.exec(readme)?.slice(1) ?? []).map((figure) => Number(figure.replace(/,/g, '')));
+  const [queries, rest, posts] = numbers(
+    /(\d+) GraphQL queries and (\d+) REST requests, of which at most (\d+) posts/,
+  );
+  const [calls, points, requests, writes] = numbers(
+    /\((\d+) calls an hour\) that is at most (\d+) GraphQL points, (\d+) REST requests and (\d+) posts an hour/,
+  );
+  expect(calls).toBe(60 / 5); // "On a five-minute schedule"
+  expect([points, requests, writes]).toEqual([calls * queries, calls * rest, calls * posts]);
+  // Two attempts of at most 10 s, a second apart (SYNC_READ_POLICY); a following step's six of 30 s.
+  const [each, total, attempt] = numbers(
+    /two attempts of at most (\d+) s each \(about (\d+) s in all, where a following step makes six of (\d+) s\)/,
+  );
+  expect(total).toBe(2 * each + 1);
+  expect(read('src/service/retry.ts')).toContain('{ maxAttempts: 6,');
+  expect(read('src/service/http.ts')).toContain(`export const REQUEST_TIMEOUT_MS = ${attempt}_000;`);
+  const script = read('scripts/reliability/main.ts');
+  const lifecycles = /^ {4}lifecycles: (\d+),$/m.exec(script)?.[1];
+  expect(read('docs/reliability.md').replace(/\s+/g, ' ')).toContain(
+    `\`npm run reliability -- --seed 1\` and \`npm run reliability -- --seed 2\` each run ${lifecycles} lifecycles`,
+  );
+});
