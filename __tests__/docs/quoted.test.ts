@@ -63,7 +63,7 @@ const NOT_OURS: { name: RegExp; why: string }[] = [
   { name: /^gh-readonly-queue\//, why: "a merge queue's branch, GitHub's name" },
   { name: /^actions\/[\w-]+$/, why: "a third-party action (GitHub's actions/…)" },
   { name: /^svc-actions\/svc-action\//, why: 'the action as `uses:` names it' },
-  { name: /^node_modules\/$/, why: 'made by `npm ci`, not tracked' },
+  { name: /^node_modules\//, why: 'made by `npm ci` (and its caches), not tracked' },
 ];
 
 /**
@@ -103,11 +103,17 @@ function resolves(name: string, tracked: string[]): boolean {
 }
 
 describe('the file names the documents quote', () => {
-  const names = DOCUMENTS.flatMap((document) =>
-    spans(split(read(document)).prose)
-      .filter(looksLikePath)
-      .map((name) => ({ document, name })),
-  );
+  const names = DOCUMENTS.flatMap((document) => {
+    const { prose, blocks } = split(read(document));
+    // And the words with a `/` of the comments of the shell blocks (`# the browser tier (__tests__/browser/*.browser.ts)`).
+    const commented = blocks
+      .filter(({ language }) => language === 'sh')
+      .flatMap(({ text }) => text.split('\n').map((line) => /\s#\s(.*)$/.exec(line)?.[1] ?? ''))
+      .flatMap((comment) => comment.split(/[\s(),;]+/))
+      .map((word) => word.replace(/[.:]$/, ''))
+      .filter((word) => word.includes('/'));
+    return [...spans(prose), ...commented].filter(looksLikePath).map((name) => ({ document, name }));
+  });
 
   it('are found, in every document', () => {
     expect(names.length).toBeGreaterThan(100);
