@@ -241,8 +241,10 @@ function problemOf(command: string): string | undefined {
       if (missing) return missing;
     }
   }
-  if (script === 'recipe' && passed.length > 0 && !passed.some((word) => word.startsWith('<')))
-    return 'recipe' in chooseRecipe(passed) ? undefined : `no recipe ${passed.join(' ')}`;
+  // The recipe's place, title and n; its flags (`--keep`) were checked above.
+  const recipe = passed.filter((word) => !word.startsWith('--'));
+  if (script === 'recipe' && recipe.length > 0 && !recipe.some((word) => word.startsWith('<')))
+    return 'recipe' in chooseRecipe(recipe) ? undefined : `no recipe ${recipe.join(' ')}`;
   return undefined;
 }
 
@@ -270,6 +272,7 @@ describe('the commands the documents quote', () => {
       'npx jests',
       'bash scripts/check-dist/main.bash',
       'npm run recipe -- run-workflow "no such recipe"',
+      'npm run recipe -- run-workflow "PR gate" --kept',
       'npm tests',
     ])
       expect(`${command}: ${problemOf(command) !== undefined}`).toBe(`${command}: true`);
