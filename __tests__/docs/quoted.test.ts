@@ -228,6 +228,7 @@ function problemOf(command: string): string | undefined {
   const passed = rest.includes('--') ? rest.slice(rest.indexOf('--') + 1) : [];
   // The script's own file (tsx scripts/bench/main.ts), where its flags are read.
   const entry = /(?:^|\s)((?:scripts|simulator)\/\S+\.(?:ts|mjs|sh))/.exec(scripts[script])?.[1];
+  if (entry && !TRACKED.includes(entry)) return `${script} runs ${entry}, not a file of the repository`;
   for (const word of passed) {
     if (word.startsWith('<')) continue; // a placeholder: `<file>`, `<command>`
     if (word.startsWith('--')) {
