@@ -21,18 +21,13 @@ import { handOver } from './fresh-process.js';
 import { ActionFailure, reportFailure } from '../errors.js';
 import { isSessionTerminal, isUuid, type DeviceSession } from '../service/contract.js';
 import type { ServiceClient } from '../service/client.js';
-import { readTable, token, type InputSource } from '../inputs/table.js';
-import { InputProblem, baseUrl as parseBaseUrl } from '../inputs/parsers.js';
+import type { InputSource } from '../inputs/table.js';
 import { readPostState, restoreTransport, type PostState, type SavedSession } from './state.js';
 import { deviceTime, renderPostSummary, type PostReport } from './report/accounting.js';
-import {
-  alreadyEndedMessage,
-  postCancelledMessage,
-  postUnusableMessage,
-  type PostUnusable,
-} from './report/failures.js';
+import { alreadyEndedMessage, postCancelledMessage, postUnusableMessage } from './report/failures.js';
 import { logStopped, stopSession } from './stop.js';
 import { maskSession } from './masking.js';
+import { readToken, savedBaseUrl, unusableState } from './post-reach.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -121,37 +116,6 @@ async function handle(
   } finally {
     client.dispose();
   }
-}
-
-/** Why the saved state or this step's settings cannot be used to reach the service, or undefined. */
-function unusableState(
-  state: PostState,
-  open: SavedSession[],
-  source: InputSource,
-  differs: string | undefined,
-): PostUnusable | undefined {
-  if (!open.every((session) => isUuid(session.id)) || savedBaseUrl(state.baseUrl) === undefined)
-    return { kind: 'malformed-state' };
-  if (differs) return { kind: 'setting-changed', setting: differs };
-  if (readToken(source) === undefined)
-    return { kind: 'token', problem: readTable({ token }, source).problems.join(' ') };
-  return undefined;
-}
-
-/** The saved base URL, read by the rule the main step read it with; undefined when it breaks it. */
-function savedBaseUrl(saved: string): string | undefined {
-  try {
-    return parseBaseUrl(saved, 'base-url');
-  } catch (error) {
-    if (error instanceof InputProblem) return undefined;
-    throw error;
-  }
-}
-
-/** The token as the main step reads it (`token`, else SVC_TOKEN), or undefined when it is not usable. */
-function readToken(source: InputSource): string | undefined {
-  const read = readTable({ token }, source);
-  return read.problems.length === 0 ? read.values.token : undefined;
 }
 
 /** Stops every open session; a signal shortens the time left to confirm the stops (and skips the reads). */
