@@ -25,6 +25,7 @@ import {
   type QueueWorld,
 } from '../../testkit/world/queue-fixtures.js';
 import { mergeGroupEvent } from '../../src/github/event.js';
+import { sayMergeQueue } from '../../src/runs/follow.js';
 
 let fixture: QueueWorld;
 beforeAll(async () => {
@@ -159,6 +160,7 @@ describe('wait-for-run on merge_group', () => {
     );
     expect(passed.exitCode).toBe(0);
     expect(passed.stdout).toContain(`it must be a run of commit ${queue}`);
+    expect(passed.stdout).toContain(`Merge queue: ${queueWords(queue)}`);
     expect(github.latest(queue, 'svc/pipeline')?.state).toBe('success');
     expect(passed.summary).toContain(
       `**Merge queue**: Commit \`${queue}\` was built by the merge queue of \`main\``,
@@ -176,6 +178,24 @@ describe('wait-for-run on merge_group', () => {
       'c'.repeat(40),
     );
     expect(interpolate(expression, github('push', {}), { failed: false })).toBe('a'.repeat(40));
+  });
+});
+
+describe('what run-workflow and wait-for-run both say first on merge_group (sayMergeQueue)', () => {
+  it('the merge queue line, whole, and the merge group for the summary; on another event nothing', () => {
+    const said: string[] = [];
+    const io = { info: (line: string) => void said.push(line) };
+    expect(sayMergeQueue(io, 'main', mergeGroupEnv(fixture))).toEqual({
+      headSha: fixture.queue,
+      baseBranch: 'main',
+      pullRequest: QUEUED_PR,
+    });
+    expect(said).toEqual([
+      `Merge queue: Commit \`${fixture.queue}\` was built by the merge queue of \`main\` to test the entry of pull request #${QUEUED_PR}; it also holds the changes of the entries ahead of that one in the queue, so the run tests them together.`,
+    ]);
+    said.length = 0;
+    expect(sayMergeQueue(io, fixture.head, pullRequestGateEnv(fixture))).toBeUndefined();
+    expect(said).toEqual([]);
   });
 });
 

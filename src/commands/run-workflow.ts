@@ -4,21 +4,14 @@
  */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, appId, baseUrl, token, type InputSource } from '../inputs/table.js';
-import {
-  eventCommit,
-  isGatedEvent,
-  pullRequestEvent,
-  runnerMergeGroup,
-  sameRepository,
-} from '../github/event.js';
-import { followRun, setRunOutputs } from '../runs/follow.js';
+import { eventCommit, isGatedEvent, pullRequestEvent, sameRepository } from '../github/event.js';
+import { followRun, sayMergeQueue, setRunOutputs } from '../runs/follow.js';
 import { readRun } from '../runs/reading.js';
 import { startStatuses, statusPrefix, statusRules } from '../runs/commit-statuses.js';
 import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
 import { withOutcome } from '../runs/outcome.js';
 import { RUN_OUTPUTS } from '../runs/run-outputs.js';
 import { renderRunSummary } from '../runs/report/run-summary.js';
-import { queueLogLine } from '../runs/report/queue-words.js';
 import { checkBeforeDispatch, explainDispatchFailure } from '../runs/dispatch-check.js';
 import { dryRun } from '../runs/dry-run.js';
 import { defineCommand } from './command.js';
@@ -128,9 +121,7 @@ export const runWorkflow = defineCommand({
       const startedAt = stepClock().now();
       const deadline = startedAt + api.timeoutMs;
 
-      // On merge_group: said before the dispatch, so a failing step's log says which commit it tested.
-      const queue = runnerMergeGroup();
-      if (queue) io.info(queueLogLine(queue, values['git-ref']));
+      const queue = sayMergeQueue(io, values['git-ref']);
       const check = await checkBeforeDispatch(values, context, deadline);
       const client = context.client(api);
       if (values['dry-run']) {

@@ -1,9 +1,8 @@
 /** wait-for-run: follow an existing run by id, exactly as run-workflow follows the run it dispatched. */
 import * as parse from '../inputs/parsers.js';
 import { apiSettings, baseUrl, token } from '../inputs/table.js';
-import { EVENT_COMMIT_EXPRESSION, eventCommit, runnerMergeGroup } from '../github/event.js';
-import { queueLogLine } from '../runs/report/queue-words.js';
-import { followRun } from '../runs/follow.js';
+import { EVENT_COMMIT_EXPRESSION, eventCommit } from '../github/event.js';
+import { followRun, sayMergeQueue } from '../runs/follow.js';
 import { FOLLOW_INPUTS, statusContextAdvice } from '../runs/follow-inputs.js';
 import { withOutcome } from '../runs/outcome.js';
 import { RUN_OUTPUTS } from '../runs/run-outputs.js';
@@ -70,8 +69,7 @@ export const waitForRun = defineCommand({
       io.info(
         `Following ${which}workflow run ${runId} at ${hostOf(api.baseUrl)}${commit ? `; it must be a run of commit ${commit}` : ''}.`,
       );
-      const queue = runnerMergeGroup();
-      if (queue) io.info(queueLogLine(queue, commit));
+      const queue = sayMergeQueue(io, commit);
       const statuses = values['commit-statuses']
         ? startStatuses(io, {
             githubToken: values['github-token'] ?? '',

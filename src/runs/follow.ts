@@ -24,6 +24,23 @@ import type { OutputWriter } from '../runner/outputs.js';
 import type { ServiceContext } from '../runner/service-context.js';
 import type { RunStatuses } from './commit-statuses.js';
 import { stepClock } from '../text/clock.js';
+import { runnerMergeGroup, type MergeGroup } from '../github/event.js';
+import { queueLogLine } from './report/queue-words.js';
+
+/**
+ * What run-workflow and wait-for-run both say of the merge queue on `merge_group`, before anything
+ * can fail, so a failed queue check's log names the commit it tested (`commit`: the commit under
+ * review when the payload names none). The merge group, for the summary; on other events, nothing.
+ */
+export function sayMergeQueue(
+  io: Pick<ActionIO, 'info'>,
+  commit: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): MergeGroup | undefined {
+  const queue = runnerMergeGroup(env);
+  if (queue) io.info(queueLogLine(queue, commit));
+  return queue;
+}
 
 const KNOWN_RUN_STATUSES = new Set<string>(RUN_STATUSES);
 const KNOWN_JOB_STATUSES = new Set<string>(JOB_STATUSES);
