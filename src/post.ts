@@ -5,7 +5,7 @@
  * after the main step, all of it runs in a fresh Node process instead (runner/startup-env.ts).
  */
 import { createCoreIO, type ActionIO } from './runner/io.js';
-import { COMMANDS, inputSource, maskSecretInputs } from './commands/index.js';
+import { COMMANDS, inputSource, maskSecretInputs, postCommand, type CommandName } from './commands/index.js';
 import { commentOnPullRequest } from './github/comment.js';
 import { isPullRequestEvent } from './github/event.js';
 import { runPostStep } from './sessions/post-step.js';
@@ -14,14 +14,16 @@ import { freshProcessListening } from './runner/startup-env.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   freshProcessListening();
-  maskSecretInputs(io, 'start-device-session');
+  // The command whose definition has a post step: its secrets, its inputs, its comment.
+  const command = postCommand();
+  maskSecretInputs(io, command);
   const { last, differs, handedOver } = await runPostStep(io, inputSource(io));
   // A fresh Node process did the work, the comment included; its exit code is the step's.
   if (handedOver !== undefined) {
     process.exitCode = handedOver;
     return;
   }
-  if (last || differs) await updateComment(io, last, differs);
+  if (last || differs) await updateComment(io, command, last, differs);
 }
 
 /**
@@ -31,13 +33,14 @@ export async function run(io: ActionIO = createCoreIO()): Promise<void> {
  */
 async function updateComment(
   io: ActionIO,
+  command: CommandName,
   last: PostReport | undefined,
   differs: string | undefined,
 ): Promise<void> {
   if (!isPullRequestEvent(process.env.GITHUB_EVENT_NAME)) return;
   let comment;
   try {
-    comment = COMMANDS['start-device-session'].read(inputSource(io)).comment;
+    comment = COMMANDS[command].read(inputSource(io)).comment;
   } catch {
     return;
   }
@@ -51,7 +54,7 @@ async function updateComment(
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },
     {
-      kind: 'start-device-session',
+      kind: comment.kind,
       subject: comment.subject,
       outputs: { 'session-id': last.id, 'session-url': last.url ?? '', status: last.status ?? '' },
       failed: false,

@@ -11,6 +11,7 @@ import type { Simulator } from '../../simulator/index.js';
 import { createWorld, serviceRequests } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { STARTUP_ENV } from '../../src/runner/startup-env.js';
+import { COMMANDS, COMMAND_NAMES, postCommand } from '../../src/commands/index.js';
 
 const FAST = { 'poll-interval-ms': '100' };
 
@@ -87,6 +88,11 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 const byKind = (io: RecordingIO, kind: string) => io.log.filter((line) => line.kind === kind);
 
 describe('post step', () => {
+  it('is the post step of the one command whose definition has one (`post: true`), not of a name post.ts knows', () => {
+    expect(COMMAND_NAMES.filter((name) => COMMANDS[name].post)).toEqual([postCommand()]);
+    expect(postCommand()).toBe('start-device-session');
+  });
+
   it('stops the session the main step created, on the saved base URL, with the token masked', async () => {
     const session = await createSession();
     // Started before the post step, by the world's word rather than by the clock.

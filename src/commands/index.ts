@@ -31,6 +31,17 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 
+/**
+ * The command whose action has a post step, as its definition says (`post: true`): the post step
+ * masks its secret inputs, reads its inputs as its main step read them, and writes its comment.
+ * The registry holds one such command (__tests__/sessions/post.test.ts).
+ */
+export function postCommand(): CommandName {
+  const withPost = COMMAND_NAMES.filter((name) => COMMANDS[name].post);
+  if (withPost.length !== 1) throw new Error(`One command has a post step, not ${withPost.length}.`);
+  return withPost[0];
+}
+
 /** The runner's side of InputSource: inputs read raw (the tables trim where they should). */
 export function inputSource(io: Pick<ActionIO, 'getInput'>): InputSource {
   return {
