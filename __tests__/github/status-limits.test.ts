@@ -14,7 +14,7 @@ import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { replaceStepClock } from '../../src/text/clock.js';
 import { CommitStatuses } from '../../src/github/statuses.js';
 import { REQUEST_BUDGET, SETTLE_MIN_MS, settleWindowMs } from '../../src/github/status-budget.js';
-import { troubleOf } from '../../src/github/status-trouble.js';
+import { NoRepository, troubleOf } from '../../src/github/status-trouble.js';
 import { STOP_ON_CANCEL_MS } from '../../src/runner/timings.js';
 
 const SHA = 'c0ffee'.padEnd(40, '1');
@@ -292,6 +292,17 @@ describe("GitHub's answers, each in words, never thrown", () => {
     await expect(gate.settle({ cancelled: false })).resolves.toBeUndefined();
     expect(warnings(io)).toEqual([expect.stringMatching(words)]);
     expect(writes()).toHaveLength(1);
+  });
+
+  it('GITHUB_REPOSITORY naming no repository is known by its type, not by its words: said, never retried', () => {
+    expect(troubleOf(new NoRepository(), 0, 1, undefined)).toEqual({
+      words: 'GITHUB_REPOSITORY does not name a repository.',
+      final: true,
+      retryAt: 0,
+    });
+    // The same words from elsewhere are no such refusal.
+    const lookalike = troubleOf(new Error('GITHUB_REPOSITORY does not name a repository'), 0, 1, undefined);
+    expect(lookalike.words).not.toBe('GITHUB_REPOSITORY does not name a repository.');
   });
 
   it('a time-out (no answer within the request time-out) is GitHub not reached, retried', () => {

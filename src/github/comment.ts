@@ -15,7 +15,7 @@
 import { isPullRequestEvent } from './event.js';
 import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from '../runner/io.js';
-import { oneLine } from '../text/one-line.js';
+import { oneLine, withoutFinalDots } from '../text/one-line.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { gitHubApi, tokenLogin } from './github-api.js';
 import { USER_AGENT } from '../runner/service-client.js';
@@ -131,7 +131,7 @@ export async function commentOnPullRequest(
         : final
           ? ''
           : ' The next run of this step updates the comment.';
-    const said = words.replace(/ The gate's own result decides the step\.$/, '').replace(/\.$/, '');
+    const said = withoutFinalDots(words);
     io.warning(`Could not post the pull request comment: ${said}.${hint}`);
   } finally {
     dispose();

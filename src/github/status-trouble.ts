@@ -12,6 +12,13 @@ import { readAnswer } from './github-answers.js';
 export const MINUTE_MS = 60_000;
 const RETRY = { maxAttempts: Infinity, baseDelayMs: 1_000, maxDelayMs: 15_000 };
 
+/** GITHUB_REPOSITORY names no `owner/name`: no request can be made, whatever GitHub would answer. */
+export class NoRepository extends Error {
+  constructor() {
+    super('GITHUB_REPOSITORY does not name a repository');
+  }
+}
+
 /** Why posting stopped or waits, in words for the warning. */
 export interface Trouble {
   words: string;
@@ -21,11 +28,22 @@ export interface Trouble {
   retryAt: number;
 }
 
+/**
+ * What a call needs (its permission), what GitHub's 422 means for it, and what a refusal of its
+ * permission adds (a status post: that the gate's own result decides the step).
+ */
+export interface GitHubCall {
+  permission: string;
+  refused: string;
+  afterRefusal?: string;
+}
+
 /** What a status post needs, and what GitHub's 422 means for it. */
-const STATUS_POST = {
+const STATUS_POST: GitHubCall = {
   permission: 'statuses: write',
   refused:
     'GitHub refused a status (422): the commit is not in this repository, or it has too many statuses.',
+  afterRefusal: " The gate's own result decides the step.",
 };
 
 /** A secondary limit without `retry-after`: a minute, then longer each time, up to this. */
@@ -46,10 +64,10 @@ export function troubleOf(
   now: number,
   attempt: number,
   apiUrl: string | undefined,
-  call: { permission: string; refused: string } = STATUS_POST,
+  call: GitHubCall = STATUS_POST,
 ): Trouble {
   const backoff = now + backoffDelayMs(attempt, RETRY);
-  if (error instanceof Error && error.message === 'GITHUB_REPOSITORY does not name a repository')
+  if (error instanceof NoRepository)
     return { words: 'GITHUB_REPOSITORY does not name a repository.', final: true, retryAt: now };
   // One reading of GitHub's answers (github-answers.ts); what the gate does about each is its own.
   const answer = readAnswer(error, call.permission, now);
@@ -76,7 +94,7 @@ export function troubleOf(
     case 'not-found': {
       const needs = answer.kind === 'permission' ? answer.permission : call.permission;
       return {
-        words: `GitHub answered ${answer.status}: the github-token needs the \`${needs}\` permission (\`permissions: ${needs}\` in the workflow or job). The gate's own result decides the step.`,
+        words: `GitHub answered ${answer.status}: the github-token needs the \`${needs}\` permission (\`permissions: ${needs}\` in the workflow or job).${call.afterRefusal ?? ''}`,
         final: true,
         retryAt: now,
       };

@@ -43,7 +43,7 @@ import {
   WRITE_SPACING_MS,
   type StatusState,
 } from './status-budget.js';
-import { MINUTE_MS, troubleOf, type Trouble } from './status-trouble.js';
+import { MINUTE_MS, NoRepository, troubleOf, type Trouble } from './status-trouble.js';
 import { stepClock } from '../text/clock.js';
 
 export type { StatusState } from './status-budget.js';
@@ -279,7 +279,7 @@ export class CommitStatuses {
     this.github ??= gitHubApi(this.githubToken, USER_AGENT);
     const { octokit } = await this.github;
     const [owner, repo] = (this.env.GITHUB_REPOSITORY ?? '').split('/');
-    if (!owner || !repo) throw new Error('GITHUB_REPOSITORY does not name a repository');
+    if (!owner || !repo) throw new NoRepository();
     return { octokit, owner, repo };
   }
 

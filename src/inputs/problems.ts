@@ -42,12 +42,22 @@ function looksLikeToken(word: string): boolean {
   return classes >= 2 && !/^[a-z0-9.-]+\.(ya?ml)$/i.test(word) && !/^https?:\/\/[^@]*$/i.test(word);
 }
 
-/** "did you mean" for a near miss: the same word in another case, or one or two letters off. */
-export function didYouMean(value: string, allowed: readonly string[]): string {
+/** The near miss of `value` among `allowed`: the same word in another case, or one or two letters off. */
+export function nearMiss(value: string, allowed: readonly string[]): string | undefined {
   const lower = value.toLowerCase();
-  const match =
+  return (
     allowed.find((candidate) => candidate.toLowerCase() === lower) ??
-    allowed.find((candidate) => editDistance(candidate.toLowerCase(), lower) <= 2);
+    allowed.find((candidate) => editDistance(candidate.toLowerCase(), lower) <= 2)
+  );
+}
+
+/** "did you mean" for a near miss (nearMiss), or ''. */
+export function didYouMean(value: string, allowed: readonly string[]): string {
+  return didYouMeanWords(nearMiss(value, allowed));
+}
+
+/** The words of a near miss already found, or '' for none. */
+export function didYouMeanWords(match: string | undefined): string {
   return match ? ` Did you mean \`${match}\`?` : '';
 }
 

@@ -40,7 +40,8 @@ interface Context {
 export interface DispatchCheck {
   file: FileCheck;
   checked: string[];
-  unchecked: string[];
+  /** Each with what it is about: a dry run says the workflow file's otherwise after a near miss. */
+  unchecked: Array<{ about: 'workflow-file' | 'jobs'; words: string }>;
 }
 
 /** Checks the dispatch; says what was checked and what was not; throws when it must not happen. */
@@ -68,14 +69,15 @@ export async function checkBeforeDispatch(
     io.debug(`Not checked against the workspace's workflow file before the dispatch: ${check.skipped}.`);
   if (check.problems.length > 0) throw new ActionFailure(fileRefusesMessage(check.file, check.problems));
   const checked: string[] = ['The inputs are valid.'];
-  const unchecked: string[] = [];
+  const unchecked: DispatchCheck['unchecked'] = [];
   if (check.commit)
     checked.push(`git-ref ${oneLine(plan['git-ref'], 100)} is commit ${check.commit} in the workspace.`);
   if (check.file) {
     const what = plan.jobs && !check.uncheckedJobs ? 'inputs and jobs' : 'inputs';
     io.info(`Checked ${what} against ${check.file} in the workspace.`);
     checked.push(`${check.file} accepts the ${what}.`);
-  } else if (!check.absent) unchecked.push(`The workflow file: ${check.skipped ?? 'unknown'}.`);
+  } else if (!check.absent)
+    unchecked.push({ about: 'workflow-file', words: `The workflow file: ${check.skipped ?? 'unknown'}.` });
   if (check.uncheckedJobs) {
     // Once, here: the run's jobs are checked on every read, and only this step knows why it could not be earlier.
     const { selectors, why } = check.uncheckedJobs;
@@ -85,7 +87,10 @@ export async function checkBeforeDispatch(
       `${check.commit ? '' : `; a checkout of the commit git-ref names (actions/checkout with \`ref: ${oneLine(plan['git-ref'], 100)}\`) before this step lets it be checked before the dispatch`}.`;
     io.info(line(`: ${why}`));
     // In the list of what was not checked, the reason the workflow file gave already is not said again.
-    unchecked.push(line(check.file || check.absent ? `: ${why}` : ' (the workflow file was not checked)'));
+    unchecked.push({
+      about: 'jobs',
+      words: line(check.file || check.absent ? `: ${why}` : ' (the workflow file was not checked)'),
+    });
   }
   if (signal.aborted) throw new RunFailure(CANCELLED_BEFORE_DISPATCH, 'interrupted');
   if (stepClock().now() >= deadline)

@@ -49,10 +49,10 @@ export async function dryRun(
   if (near) context.io.warning(dryRunNearRefWarning(plan['git-ref'], near));
   const address = await readAsTheServiceDoes(context);
   const ref = oneLine(plan['git-ref'], 100);
-  const unchecked = check.unchecked.map((line) =>
-    near && line.startsWith('The workflow file: ')
+  const unchecked = check.unchecked.map(({ about, words }) =>
+    near && about === 'workflow-file'
       ? `The workflow file: git-ref ${ref} is not a branch or tag of this checkout (see the warning).`
-      : line,
+      : words,
   );
   return {
     checked: [...check.checked, address],

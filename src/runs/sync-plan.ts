@@ -17,6 +17,8 @@ export interface SyncEntry {
   why: string;
   /** The state a settled status was given. */
   state?: StatusState;
+  /** A refusal that posted nothing (another account's status, a marker naming no readable run). */
+  leftAlone?: true;
 }
 
 export interface SyncReport {
@@ -91,6 +93,7 @@ function groupsOf(found: CommitFound, login: string, report: SyncReport): Group[
         commit: found.commit,
         context: status.context,
         why: `posted by ${other}, not this token's account: left alone`,
+        leftAlone: true,
       });
       continue;
     }
@@ -157,7 +160,10 @@ export function planSync(
       };
       if (!READABLE_ID.test(group.runId)) {
         for (const status of pending)
-          report.refused.push(entry(status, 'its marker names no run id that can be read: left alone'));
+          report.refused.push({
+            ...entry(status, 'its marker names no run id that can be read: left alone'),
+            leftAlone: true,
+          });
         continue;
       }
       const read = runs.get(group.runId);

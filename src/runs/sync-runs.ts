@@ -86,14 +86,15 @@ export async function readRuns(
     skipped: 0,
   };
   const skipped = new Map<string, number>();
-  const skip = (id: string, why: string, left: string) => {
+  // `left`: the words of the list of work left for the next call; none for a refused token and an
+  // unreachable service, which have a message of their own.
+  const skip = (id: string, why: string, left?: string) => {
     reads.notRead.set(id, why);
-    skipped.set(left, (skipped.get(left) ?? 0) + 1);
+    if (left !== undefined) skipped.set(left, (skipped.get(left) ?? 0) + 1);
   };
   for (const id of ids) {
-    if (reads.tokenRefused) skip(id, 'the service refused `token`', 'the service refused `token`');
-    else if (reads.unreachable)
-      skip(id, 'the service could not be reached', 'the service could not be reached');
+    if (reads.tokenRefused) skip(id, 'the service refused `token`');
+    else if (reads.unreachable) skip(id, 'the service could not be reached');
     else if (settings.signal?.aborted) skip(id, 'the step was cancelled', 'the step was cancelled');
     else if (reads.read >= settings.maxRuns)
       skip(id, `max-runs (${settings.maxRuns}) reached`, `max-runs (${settings.maxRuns}) reached`);
@@ -107,10 +108,8 @@ export async function readRuns(
       skip(id, 'the time allowed ran out', 'the time allowed ran out');
     else await readOne(client, id, settings, reads);
   }
-  // A refused token and an unreachable service have a message of their own.
   for (const [why, count] of skipped)
-    if (!why.startsWith('the service'))
-      reads.left.push(`${why}: ${count} ${count === 1 ? 'run' : 'runs'} not read this time`);
+    reads.left.push(`${why}: ${count} ${count === 1 ? 'run' : 'runs'} not read this time`);
   reads.skipped = reads.notRead.size;
   return reads;
 }

@@ -106,7 +106,8 @@ export async function syncStatuses(
         why: 'not posted: the service refused `token`',
       });
     report.settled = [];
-    report.refused = report.refused.filter((entry) => entry.why.includes('left alone'));
+    // Only the refusals that posted nothing stand: the others' `error` was not posted either.
+    report.refused = report.refused.filter((entry) => entry.leftAlone);
     return outcome;
   }
   if (reads.read === 0 && reads.unreadable > 0 && !reads.unreachable) {

@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseDocument, visit } from 'yaml';
 import type { DispatchInputs } from '../inputs/parsers.js';
-import { didYouMean } from '../inputs/problems.js';
+import { didYouMeanWords, nearMiss } from '../inputs/problems.js';
 import { inputProblems, jobProblems } from './workflow-rules.js';
 import { isRecord } from '../text/json.js';
 import { oneLine } from '../text/one-line.js';
@@ -168,9 +168,10 @@ async function dispatchedCommit(
     'refs/heads',
     'refs/tags',
   ]);
-  const near = didYouMean(plan.gitRef, (refs ?? '').split('\n').filter(Boolean));
+  const nearRef = nearMiss(plan.gitRef, (refs ?? '').split('\n').filter(Boolean));
+  const near = didYouMeanWords(nearRef);
   return {
-    nearRef: /`(.+)`/.exec(near)?.[1],
+    nearRef,
     skipped: `git-ref ${oneLine(plan.gitRef, 100)} is neither a full commit SHA nor a branch or tag of the workspace, whose checked-out commit is ${head.trim()}${near ? ` (${near.trim()})` : ''}`,
   };
 }
