@@ -141,6 +141,17 @@ const UNTRUSTED_CODES = [
 ];
 
 /**
+ * Whether OpenSSL's message says an https request met a server that speaks plain http ("wrong
+ * version number", "packet length too long", "http request"). Read here only: Node gives that
+ * failure the code of any TLS protocol error (EPROTO, or none), so its message is the one thing that
+ * tells an `https://` base URL pointing at a plain-http port from another TLS failure.
+ */
+function saysPlainHttp(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /wrong version number|packet length too long|http request/i.test(message);
+}
+
+/**
  * A network error that certainly came before the request was sent (no connection, no TLS session),
  * in words: undefined for any other (reset, timeout), which may have followed a request the
  * service received. `host` is where the action tried to connect.
@@ -152,11 +163,10 @@ export function beforeSending(
   detail: string,
 ): { reason: string; lasting: boolean } | undefined {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
-  const message = error instanceof Error ? error.message : '';
   const key =
     code in BEFORE_SENDING
       ? code
-      : /wrong version number|packet length too long|http request/i.test(message)
+      : saysPlainHttp(error)
         ? 'WRONG_SCHEME'
         : UNTRUSTED_CODES.includes(code)
           ? 'UNTRUSTED'

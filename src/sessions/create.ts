@@ -123,13 +123,15 @@ function createdNothing(error: unknown): boolean {
   return error instanceof NetworkError && error.certainlyNotProcessed;
 }
 
-/**
- * The spec's rule 4 of the create: "Creation fails with 400 when the feature is not enabled for the
- * account". Its error codes are "not shown", so the service's message tells this 400 from a bad input.
- */
+/** The words of the service's "not enabled" 400 (featureNotEnabled). */
 const NOT_ENABLED = /\b(?:not\s+(?:been\s+)?enabled|disabled|not\s+available|no\s+access)\b/i;
 const FEATURE = /\b(?:feature|preview|device[- ]?(?:run[- ]?)?sessions?|account)\b/i;
 
+/**
+ * The spec's rule 4 of the create: "Creation fails with 400 when the feature is not enabled for the
+ * account". Its error codes are "not shown", so, when the service sends no code that says it, the
+ * service's message is read, here only: it is the one thing that tells this 400 from a bad input.
+ */
 function featureNotEnabled(error: unknown): error is ServiceError {
   if (!(error instanceof ServiceError) || error.status !== 400 || error.code === 'UNAUTHORIZED_ERROR')
     return false;
