@@ -11,6 +11,7 @@ import { isPullRequestEvent } from './github/event.js';
 import { runPostStep } from './sessions/post-step.js';
 import { postCommentEnding, type PostReport } from './sessions/report/accounting.js';
 import { freshProcessListening } from './runner/startup-env.js';
+import { commentNotUpdatedWarning } from './sessions/report/warnings.js';
 
 export async function run(io: ActionIO = createCoreIO()): Promise<void> {
   freshProcessListening();
@@ -46,10 +47,7 @@ async function updateComment(
   }
   if (!comment) return;
   // The github-token, like the service's token, goes nowhere with settings the main step did not use.
-  if (differs)
-    return io.warning(
-      `\`${differs}\` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.`,
-    );
+  if (differs) return io.warning(commentNotUpdatedWarning(differs));
   if (!last) return;
   await commentOnPullRequest(
     { githubToken: comment.githubToken ?? '' },

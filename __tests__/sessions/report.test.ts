@@ -33,6 +33,17 @@ import {
   stoppedAndFailedMessage,
   waitingFailedReason,
 } from '../../src/sessions/report/failures.js';
+import {
+  alreadyEndedLine,
+  commentNotUpdatedWarning,
+  erroredStopNotConfirmedWarning,
+  freshProcessNotStartedWarning,
+  keepsRunningNotice,
+  lostCreateWarning,
+  notExportedWarning,
+  notStoppedUnknownNotice,
+  unmaskedValuesWarning,
+} from '../../src/sessions/report/warnings.js';
 
 const same = (text: string): string => text;
 const lines = (...each: string[]): string => each.join('\n');
@@ -542,6 +553,50 @@ describe('failure sentences', () => {
     );
     expect(freshProcessDiedMessage('exit code 101', 'NODE_OPTIONS', [])).toBe(
       "The post step's new Node process ended before its code ran (exit code 101): Node may refuse a start-up setting of the main step's (`NODE_OPTIONS` changed after it). No device session was left running.",
+    );
+  });
+});
+
+describe('warnings and notices (src/sessions/report/warnings.ts)', () => {
+  test('masking and exporting the connection: what was not registered or not exported', () => {
+    expect(unmaskedValuesWarning(1024, 3)).toBe(
+      "The session's connection details hold more values that may be secrets than the 1024 the action registers for masking; 3 were not registered. They are in the step's outputs and exported variables: do not print them.",
+    );
+    expect(notExportedWarning('SVC_REMOTE_CONFIG', 40_000, 32 * 1024, 'remote-config')).toBe(
+      'SVC_REMOTE_CONFIG was not exported for later steps: its value is 40 KiB, more than the 32 KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included). Read it from the step output `remote-config` instead (`steps.<id>.outputs.remote-config`), written to a file rather than to an environment variable.',
+    );
+    expect(notExportedWarning('SVC_OTHER', 33 * 1024, 32 * 1024, undefined)).toBe(
+      'SVC_OTHER was not exported for later steps: its value is 33 KiB, more than the 32 KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).',
+    );
+  });
+
+  test('an errored session whose closing stop was not confirmed; a fresh process that could not start', () => {
+    expect(erroredStopNotConfirmedWarning(ID, 'no answer in time.')).toBe(
+      `Device session ${ID} errored; the stop sent to close it was not confirmed (no answer in time). The post step tries again when the job ends.`,
+    );
+    expect(freshProcessNotStartedWarning('ENOENT')).toBe(
+      'The new Node process could not be started (ENOENT).',
+    );
+  });
+
+  test('the post step: a session already ended, left running, not known, a lost create, the comment not updated', () => {
+    expect(alreadyEndedLine(session({ status: 'stopped' }), PAGE)).toBe(
+      `Device session ${ID} had already been stopped during the job at 2026-11-22T09:35:12.000Z, before the post step; there was nothing to stop. ${PAGE}`,
+    );
+    expect(keepsRunningNotice(ID, PAGE)).toBe(
+      `auto-stop is false: device session ${ID} keeps running until it is stopped or reaches its limits. ${PAGE}`,
+    );
+    expect(keepsRunningNotice(ID, '')).toBe(
+      `auto-stop is false: device session ${ID} keeps running until it is stopped or reaches its limits.`,
+    );
+    expect(notStoppedUnknownNotice(ID, PAGE, 'it could not be read')).toBe(
+      `auto-stop is false: device session ${ID} was not stopped, and whether it still runs is not known (it could not be read). ${PAGE}`,
+    );
+    expect(lostCreateWarning('2026-11-22T09:30:00.000Z', undefined)).toBe(
+      'A device session may be running: the create request sent at 2026-11-22T09:30:00.000Z got no usable answer, so its id is unknown and it could not be stopped. Look for it among the device sessions of project (unknown) in the dashboard and stop it there; otherwise it ends at its maximum duration.',
+    );
+    expect(commentNotUpdatedWarning('NODE_OPTIONS')).toBe(
+      '`NODE_OPTIONS` changed after the main step, and the github-token is never sent with settings the main step did not use: the pull request comment was not updated.',
     );
   });
 });

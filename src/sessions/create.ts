@@ -5,7 +5,6 @@
  * nothing for the post step to warn about. An errored session that another attempt replaces is
  * closed here too.
  */
-import { withoutFinalDots } from '../text/one-line.js';
 import type { CreateSessionRequest, DeviceSession } from '../service/contract.js';
 import { isUuid } from '../service/contract.js';
 import { NetworkError, ResponseFormatError, RetriesExhaustedError, ServiceError } from '../service/errors.js';
@@ -17,6 +16,7 @@ import type { OutputWriter } from '../runner/outputs.js';
 import { maskSession } from './masking.js';
 import { deviceTime } from './report/accounting.js';
 import { featureNotEnabledMessage } from './report/failures.js';
+import { erroredStopNotConfirmedWarning } from './report/warnings.js';
 import { stopAndFail, stopSession } from './stop.js';
 import { stepClock } from '../text/clock.js';
 
@@ -105,9 +105,7 @@ export async function closeErrored(
     maskSession(service.io, final);
     ledger.ended(final, deviceTime(final));
   } catch (error) {
-    service.io.warning(
-      `Device session ${session.id} errored; the stop sent to close it was not confirmed (${withoutFinalDots((error as Error).message)}). The post step tries again when the job ends.`,
-    );
+    service.io.warning(erroredStopNotConfirmedWarning(session.id, (error as Error).message));
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ActionIO } from '../runner/io.js';
 import { outputOfVariable } from './connection.js';
+import { notExportedWarning } from './report/warnings.js';
 
 /** The most one exported variable may hold (name, `=` and value, in UTF-8 bytes). */
 const MAX_EXPORTED_BYTES = 32 * 1024;
@@ -18,10 +19,7 @@ export function exportForLaterSteps(io: ActionIO, variables: Array<[string, stri
     const bytes = Buffer.byteLength(`${name}=${value}`);
     if (bytes > MAX_EXPORTED_BYTES) {
       const output = outputOfVariable(name);
-      io.warning(
-        `${name} was not exported for later steps: ` +
-          `its value is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_EXPORTED_BYTES / 1024} KiB this action exports (Linux refuses an environment variable over 128 KiB, and one that large would keep every later step of the job from starting, the post step included).${output ? ` Read it from the step output \`${output}\` instead (\`steps.<id>.outputs.${output}\`), written to a file rather than to an environment variable.` : ''}`,
-      );
+      io.warning(notExportedWarning(name, bytes, MAX_EXPORTED_BYTES, output));
       continue;
     }
     io.exportVariable(name, value);

@@ -8,6 +8,7 @@ import type { ActionIO } from '../runner/io.js';
 import { rerunWithStartupEnv, type StartupEnv } from '../runner/startup-env.js';
 import type { SavedSession } from './state.js';
 import { freshProcessDiedMessage } from './report/failures.js';
+import { freshProcessNotStartedWarning } from './report/warnings.js';
 
 /**
  * The exit code the step takes from the fresh process (1 when it died before its code ran, said as
@@ -25,7 +26,7 @@ export async function handOver(
   );
   const fresh = await rerunWithStartupEnv(startup);
   if ('notStarted' in fresh) {
-    io.warning(`The new Node process could not be started (${fresh.notStarted}).`);
+    io.warning(freshProcessNotStartedWarning(fresh.notStarted));
     return undefined;
   }
   if (fresh.ran) return fresh.exitCode;

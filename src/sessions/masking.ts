@@ -22,6 +22,7 @@
  */
 import { secretParts, type ActionIO } from '../runner/io.js';
 import { DOCUMENTED_SECRETS } from './connection.js';
+import { unmaskedValuesWarning } from './report/warnings.js';
 
 /** Words that make a field or parameter name a credential, matched against whole words of the name. */
 const CREDENTIAL_WORDS = new Set([
@@ -126,12 +127,7 @@ export function maskRemoteConfig(io: Pick<ActionIO, 'mask' | 'warning'>, remoteC
       io.mask(value);
     }
   }
-  if (skipped > 0)
-    io.warning(
-      `The session's connection details hold more values that may be secrets than the ${MAX_MASKED} the action registers for masking; ` +
-        `${skipped} were not registered. They are in the step's outputs and exported variables: ` +
-        `do not print them.`,
-    );
+  if (skipped > 0) io.warning(unmaskedValuesWarning(MAX_MASKED, skipped));
 }
 
 /** The remoteConfigs already registered, per step's IO: a poll reads the same one again and again. */

@@ -28,6 +28,12 @@ import { alreadyEndedMessage, postCancelledMessage, postUnusableMessage } from '
 import { logStopped, stopSession } from './stop.js';
 import { maskSession } from './masking.js';
 import { readToken, savedBaseUrl, unusableState } from './post-reach.js';
+import {
+  alreadyEndedLine,
+  keepsRunningNotice,
+  lostCreateWarning,
+  notStoppedUnknownNotice,
+} from './report/warnings.js';
 
 /** The whole stop, confirmation included, when nothing interrupts it. */
 const POST_STOP_WITHIN_MS = 2 * 60_000;
@@ -187,11 +193,11 @@ async function finish(
   };
   // A stop never makes a session errored: an errored answer means it had errored before.
   if (session.status === 'errored') {
-    io.warning(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
+    io.warning(alreadyEndedLine(session, where(session)));
     return { ...report, ending: 'already-errored' };
   }
   if (ended) {
-    io.info(`${alreadyEndedMessage(session)} ${where(session)}`.trimEnd());
+    io.info(alreadyEndedLine(session, where(session)));
     io.info(`Device time of session ${saved.id}: ${deviceTime(session)}.`);
     return { ...report, ending: 'already-stopped' };
   }
@@ -220,17 +226,13 @@ async function leaveRunning(
     reports.push({ ...report, ending: 'already-ended-left' });
     return;
   }
-  io.notice(
-    `auto-stop is false: device session ${saved.id} keeps running until it is stopped or reaches its limits. ${report.url}`.trimEnd(),
-  );
+  io.notice(keepsRunningNotice(saved.id, report.url));
   reports.push({ ...report, ending: 'left-running' });
 }
 
 /** `auto-stop: false` and the session's state unknown: says only that it was not stopped. */
 function leftRunning(io: ActionIO, saved: SavedSession, reports: PostReport[], why: string): void {
-  io.notice(
-    `auto-stop is false: device session ${saved.id} was not stopped, and whether it still runs is not known (${why}). ${saved.url}`.trimEnd(),
-  );
+  io.notice(notStoppedUnknownNotice(saved.id, saved.url, why));
   reports.push({ ...saved, ending: 'not-stopped-unknown' });
 }
 
@@ -259,10 +261,7 @@ async function readBeforeStop(
  * earlier attempts, if any, are stopped all the same).
  */
 function reportLostCreate(io: ActionIO, state: PostState): void {
-  io.warning(
-    `A device session may be running: the create request sent at ${state.createInFlight} got no usable answer, so its id is unknown and it could not be stopped. ` +
-      `Look for it among the device sessions of project ${isUuid(state.appId) ? state.appId : '(unknown)'} in the dashboard and stop it there; otherwise it ends at its maximum duration.`,
-  );
+  io.warning(lostCreateWarning(state.createInFlight, isUuid(state.appId) ? state.appId : undefined));
 }
 
 /** A sentence that goes on after a comma: `Device session …` becomes `device session …`. */
