@@ -19,7 +19,17 @@ import {
   unreachableWarning,
   unreadableRunsWarning,
   noStatusOnCommitWarning,
+  anotherAccountDuringPostWarning,
+  leftForNextCallWarning,
+  newerStatusUnderWarning,
 } from '../../src/runs/report/sync-summary.js';
+import {
+  NO_RUN_COMMIT_WARNING,
+  commitChangedWarning,
+  jobOutputsBoundedWarning,
+  tooManyJobStatusesWarning,
+  waitingForApprovalNotice,
+} from '../../src/runs/report/run-warnings.js';
 import {
   CANCELLED_BEFORE_DISPATCH,
   CANCELLED_DURING_DRY_RUN,
@@ -714,6 +724,55 @@ describe("run-workflow's refusals before (or instead of) a dispatch", () => {
       lines(
         'Could not tell which account the github-token belongs to (GraphQL `viewer`): sync-statuses settles only the statuses that account posted, so it settled none.',
       ),
+    );
+  });
+});
+
+describe('warnings and notices (src/runs/report/run-warnings.ts, sync-summary.ts)', () => {
+  const SHA = 'a'.repeat(40);
+  const OTHER = 'b'.repeat(40);
+
+  test('following a run: a run that waits for approval, outputs bounded', () => {
+    expect(waitingForApprovalNotice('https://svc.example/run/1')).toBe(
+      'The workflow run is waiting for a manual action (approval); still waiting. https://svc.example/run/1',
+    );
+    expect(waitingForApprovalNotice('')).toBe(
+      'The workflow run is waiting for a manual action (approval); still waiting.',
+    );
+    expect(jobOutputsBoundedWarning(1200, 700, 3, 512, 'https://svc.example/run/1')).toBe(
+      "The run has 1200 jobs; the `jobs`, `job-outputs`, `build-ids`, `submission-ids` and `failed-jobs` outputs hold the first 700 in pipeline order (the followed jobs first) and leave out 500, 3 of them not successful, so that these outputs stay under 512 KiB together (GitHub keeps at most 1 MB of outputs per job). The run's page lists every job: https://svc.example/run/1.",
+    );
+    expect(jobOutputsBoundedWarning(1200, 700, 0, 512, null)).toBe(
+      "The run has 1200 jobs; the `jobs`, `job-outputs`, `build-ids`, `submission-ids` and `failed-jobs` outputs hold the first 700 in pipeline order (the followed jobs first) and leave out 500, so that these outputs stay under 512 KiB together (GitHub keeps at most 1 MB of outputs per job). The run's page lists every job.",
+    );
+  });
+
+  test("the run's commit statuses: a commit changed or not named, more jobs than statuses", () => {
+    expect(commitChangedWarning(OTHER, SHA)).toBe(
+      `The run now says it is of commit ${OTHER}, not ${SHA} as before: its commit statuses end in error.`,
+    );
+    expect(NO_RUN_COMMIT_WARNING).toBe(
+      'commit-statuses: the run does not name its commit as a whole SHA (`gitCommitHash`), so no commit status is posted: a status goes only on the commit the run is of.',
+    );
+    expect(tooManyJobStatusesWarning(120, 100, 'svc/e2e')).toBe(
+      'commit-statuses: the run has 120 jobs to follow; a status is posted for the first 100 seen and for the run (`svc/e2e`), which covers them all. Use `jobs` to choose the jobs a ruleset requires.',
+    );
+  });
+
+  test("sync-statuses' warnings: work left, statuses that came while it posted", () => {
+    expect(
+      leftForNextCallWarning([
+        'max-runs (1) reached: 1 run not read this time',
+        'the time allowed ran out: 2 runs not read this time',
+      ]),
+    ).toBe(
+      'Left for the next sync-statuses: max-runs (1) reached: 1 run not read this time; the time allowed ran out: 2 runs not read this time.',
+    );
+    expect(anotherAccountDuringPostWarning('svc/e2e', SHA, 'mallory')).toBe(
+      `\`svc/e2e\` on ${SHA}: a status of mallory came while this sync posted; this sync's post is on top of it, and a status of another account is never posted again as the sync's own.`,
+    );
+    expect(newerStatusUnderWarning('svc/e2e', SHA, 'run-7')).toBe(
+      `\`svc/e2e\` on ${SHA}: the newer status of run run-7, posted while this sync ran, is under this sync's post (the call's bound was reached): re-run that run's step to post it again.`,
     );
   });
 });

@@ -10,7 +10,7 @@ import { ActionFailure } from '../errors.js';
 import { syncStatuses } from '../runs/sync.js';
 import { MAX_QUERIES, MAX_REST } from '../runs/sync-github.js';
 import { MAX_UNREADABLE, SYNC_READ_POLICY } from '../runs/sync-runs.js';
-import { NO_REPOSITORY, renderSyncSummary } from '../runs/report/sync-summary.js';
+import { NO_REPOSITORY, leftForNextCallWarning, renderSyncSummary } from '../runs/report/sync-summary.js';
 import { defineCommand } from './command.js';
 import { MERGE_GROUP_EVENT } from '../github/event.js';
 import { hostOf } from '../service/base-url.js';
@@ -118,7 +118,7 @@ export const syncStatusesCommand = defineCommand({
         `Settled ${report.settled.length}, left ${report.pending.length} pending, refused ${report.refused.length}.`,
       );
       for (const warning of warnings) io.warning(warning);
-      if (report.left.length > 0) io.warning(`Left for the next sync-statuses: ${report.left.join('; ')}.`);
+      if (report.left.length > 0) io.warning(leftForNextCallWarning(report.left));
       await io.appendSummary(renderSyncSummary(report, io.redact));
       if (failure) throw new ActionFailure(failure);
     } finally {

@@ -17,6 +17,11 @@ import { CommitStatuses, type StatusState } from '../github/statuses.js';
 import { posterOf } from '../github/status-marker.js';
 import type { ActionIO } from '../runner/io.js';
 import { renderStatusesSection } from './report/run-summary.js';
+import {
+  NO_RUN_COMMIT_WARNING,
+  commitChangedWarning,
+  tooManyJobStatusesWarning,
+} from './report/run-warnings.js';
 import type { Reading } from './reading.js';
 import type { Outcome } from './outcome.js';
 import { jobContexts, jobState, MAX_JOB_STATUSES, STATES, UNKNOWN } from './status-words.js';
@@ -161,9 +166,7 @@ export class RunStatuses {
   /** The run now names another commit than it did: nothing more is said of it, and no state stays. */
   private abandon(commit: string): void {
     this.abandoned = true;
-    this.io.warning(
-      `The run now says it is of commit ${commit}, not ${this.statuses.commit} as before: its commit statuses end in error.`,
-    );
+    this.io.warning(commitChangedWarning(commit, this.statuses.commit));
     for (const { context } of this.statuses.postedStatuses())
       this.statuses.set(context, 'error', 'The run changed the commit it names', context === this.prefix);
   }
@@ -171,20 +174,14 @@ export class RunStatuses {
   private sayNoCommit(reading: Reading): void {
     if (this.saidNoCommit || reading.binding !== 'yes') return;
     this.saidNoCommit = true;
-    this.io.warning(
-      `commit-statuses: the run does not name its commit as a whole SHA (\`gitCommitHash\`), so no commit status is posted: a status goes only on the commit the run is of.`,
-    );
+    this.io.warning(NO_RUN_COMMIT_WARNING);
   }
 
   /** Said once: which jobs have no status of their own, and what covers them. */
   private tooMany(count: number): void {
     if (this.saidTooMany) return;
     this.saidTooMany = true;
-    this.io.warning(
-      `commit-statuses: the run has ${count} jobs to follow; a status is posted for the first ` +
-        `${MAX_JOB_STATUSES} seen and for the run (\`${this.prefix}\`), which covers them all. ` +
-        'Use `jobs` to choose the jobs a ruleset requires.',
-    );
+    this.io.warning(tooManyJobStatusesWarning(count, MAX_JOB_STATUSES, this.prefix));
   }
 }
 

@@ -26,6 +26,7 @@ import type { RunStatuses } from './commit-statuses.js';
 import { stepClock } from '../text/clock.js';
 import { runnerMergeGroup, type MergeGroup } from '../github/event.js';
 import { queueLogLine } from './report/queue-words.js';
+import { jobOutputsBoundedWarning, waitingForApprovalNotice } from './report/run-warnings.js';
 
 /**
  * What run-workflow and wait-for-run both say of the merge queue on `merge_group`, before anything
@@ -128,9 +129,7 @@ export async function followRun(
         changed = progress.update('run', run.status) || changed;
         if (run.status === 'action-required' && followed.onActionRequired === 'wait' && !announcedApproval) {
           announcedApproval = true;
-          io.notice(
-            `The workflow run is waiting for a manual action (approval); still waiting. ${runUrl}`.trimEnd(),
-          );
+          io.notice(waitingForApprovalNotice(runUrl));
         }
         if (!changed) progress.heartbeat(() => `run still ${oneLine(run.status, 40)}`);
       },
@@ -220,15 +219,16 @@ export function setRunOutputs(
     'job-outputs',
     JSON.stringify(Object.fromEntries(jobs.map((job) => [job.key, job.outputs ?? {}]))),
   );
-  const leftOut = run.jobs.length - jobs.length;
-  if (leftOut > 0) {
+  if (run.jobs.length > jobs.length) {
     const failedLeftOut = [...failed].filter((job) => !kept.has(job)).length;
     io.warning(
-      `The run has ${run.jobs.length} jobs; the \`jobs\`, \`job-outputs\`, \`build-ids\`, \`submission-ids\` and \`failed-jobs\` outputs ` +
-        `hold the first ${jobs.length} in pipeline order (the followed jobs first) and leave out ${leftOut}` +
-        `${failedLeftOut > 0 ? `, ${failedLeftOut} of them not successful` : ''}, ` +
-        `so that these outputs stay under ${JOB_OUTPUTS_BOUND / 1024} KiB together (GitHub keeps at most 1 MB of outputs per job). ` +
-        `The run's page lists every job${run.url ? `: ${run.url}` : ''}.`,
+      jobOutputsBoundedWarning(
+        run.jobs.length,
+        jobs.length,
+        failedLeftOut,
+        JOB_OUTPUTS_BOUND / 1024,
+        run.url,
+      ),
     );
   }
 }

@@ -14,6 +14,7 @@ import { stepClock } from '../text/clock.js';
 import { oneLine } from '../text/one-line.js';
 import { GitHubRefusal, MAX_REST, MAX_WRITES, type SyncGitHub } from './sync-github.js';
 import { contextKey, type Post, type SyncReport } from './sync-plan.js';
+import { anotherAccountDuringPostWarning, newerStatusUnderWarning } from './report/sync-summary.js';
 
 /** Pages of a commit's statuses one read-back reads at most (100 each, newest first). */
 const READ_BACK_PAGES = 3;
@@ -188,9 +189,7 @@ async function newerWord(posting: Posting, commit: string, post: Post, newer: Li
   )
     return;
   if (!poster || !sameLogin(newer.creator?.login, posting.login)) {
-    posting.warnings.push(
-      `\`${oneLine(post.context, 100)}\` on ${commit}: a status of ${by} came while this sync posted; this sync's post is on top of it, and a status of another account is never posted again as the sync's own.`,
-    );
+    posting.warnings.push(anotherAccountDuringPostWarning(post.context, commit, by));
     return;
   }
   const settled = report.settled.findIndex(
@@ -199,9 +198,7 @@ async function newerWord(posting: Posting, commit: string, post: Post, newer: Li
   if (settled >= 0) report.settled.splice(settled, 1);
   const words = `the newer status of run ${poster.serviceRunId}, posted while this sync ran, was posted again on top`;
   if (!gh.room(1, 1) || !(await writeTurn(posting))) {
-    posting.warnings.push(
-      `\`${oneLine(post.context, 100)}\` on ${commit}: the newer status of run ${poster.serviceRunId}, posted while this sync ran, is under this sync's post (the call's bound was reached): re-run that run's step to post it again.`,
-    );
+    posting.warnings.push(newerStatusUnderWarning(post.context, commit, poster.serviceRunId));
     return;
   }
   try {

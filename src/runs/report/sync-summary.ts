@@ -5,6 +5,7 @@
 import { redactDeep } from '../../runner/io.js';
 import { markdownCode, markdownText } from '../../text/markdown.js';
 import { status } from '../../text/status.js';
+import { oneLine } from '../../text/one-line.js';
 import type { SyncEntry, SyncReport } from '../sync-plan.js';
 
 /** The runner gave no repository to settle statuses in. */
@@ -92,4 +93,19 @@ export function gitHubStoppedWarning(words: string): string {
 export function othersWarning(others: readonly string[], login: string): string {
   const names = others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '');
   return `Pending statuses with this action's marker posted by ${names} were left alone: sync-statuses settles only those of \`github-token\`'s account (${login}).`;
+}
+
+/** Work a call left for the next (`left`: each with how much). */
+export function leftForNextCallWarning(left: readonly string[]): string {
+  return `Left for the next sync-statuses: ${left.join('; ')}.`;
+}
+
+/** Another account's status (`by`) came on `context` while the sync posted: the sync's post is on top. */
+export function anotherAccountDuringPostWarning(context: string, commit: string, by: string): string {
+  return `\`${oneLine(context, 100)}\` on ${commit}: a status of ${by} came while this sync posted; this sync's post is on top of it, and a status of another account is never posted again as the sync's own.`;
+}
+
+/** A newer status of run `runId` is under the sync's post, and the call's bound left no room to post it again. */
+export function newerStatusUnderWarning(context: string, commit: string, runId: string): string {
+  return `\`${oneLine(context, 100)}\` on ${commit}: the newer status of run ${runId}, posted while this sync ran, is under this sync's post (the call's bound was reached): re-run that run's step to post it again.`;
 }
