@@ -15,12 +15,20 @@
 import { isPullRequestEvent } from './event.js';
 import { credential, InputProblem } from '../inputs/parsers.js';
 import type { ActionIO } from '../runner/io.js';
-import { oneLine, withoutFinalDots } from '../text/one-line.js';
+import { withoutFinalDots } from '../text/one-line.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { gitHubApi, tokenLogin } from './github-api.js';
 import { USER_AGENT } from '../runner/service-client.js';
 import { renderComment, type CommentReport } from './comment-body.js';
 import { troubleOf } from './status-trouble.js';
+import {
+  COMMENT_HOLDS_SECRET,
+  COMMENT_NOT_A_TOKEN,
+  COMMENT_NO_NUMBER,
+  COMMENT_NO_TOKEN,
+  commentNotPostedWarning,
+  commentNotPullRequestNotice,
+} from './report.js';
 import { stepClock } from '../text/clock.js';
 
 /** `comment: true` and the token to post the comment with. */
@@ -46,29 +54,23 @@ export async function commentOnPullRequest(
 ): Promise<void> {
   const event = env.GITHUB_EVENT_NAME ?? '';
   if (!isPullRequestEvent(event)) {
-    io.notice(
-      `comment: true, but this is ${event ? `a \`${oneLine(event, 40)}\` event` : 'not a GitHub event'}, not a pull request; no comment was posted.`,
-    );
+    io.notice(commentNotPullRequestNotice(event));
     return;
   }
   // Outside a pull request the notice above says enough; here the token is needed.
   if (!settings.githubToken) {
-    io.warning('comment: true, but there is no github-token (nor GITHUB_TOKEN); no comment was posted.');
+    io.warning(COMMENT_NO_TOKEN);
     return;
   }
   // Checked only here, where it is used: an unused github-token never fails a step.
   if (!isCredential(settings.githubToken)) {
-    io.warning(
-      'comment: true, but `github-token` is not a token (it must be one word of printable ASCII, such as `${{ github.token }}` evaluates to); no comment was posted.',
-    );
+    io.warning(COMMENT_NOT_A_TOKEN);
     return;
   }
   const body = renderComment(report, io, env);
   // The second line of defence: a secret left in the body in any form is never posted.
   if (io.holdsSecret(body)) {
-    io.warning(
-      'The pull request comment was not posted: its text would carry a secret this step registered (encoded, so no redaction found it). The job summary has the details.',
-    );
+    io.warning(COMMENT_HOLDS_SECRET);
     return;
   }
   let dispose = (): void => {};
@@ -78,7 +80,7 @@ export async function commentOnPullRequest(
     const { octokit, context } = github;
     const number = (context.payload.pull_request as { number?: unknown } | undefined)?.number;
     if (typeof number !== 'number') {
-      io.warning('comment: true, but the event payload has no pull request number; no comment was posted.');
+      io.warning(COMMENT_NO_NUMBER);
       return;
     }
     const { owner, repo } = context.repo;
@@ -132,7 +134,7 @@ export async function commentOnPullRequest(
           ? ''
           : ' The next run of this step updates the comment.';
     const said = withoutFinalDots(words);
-    io.warning(`Could not post the pull request comment: ${said}.${hint}`);
+    io.warning(commentNotPostedWarning(said, hint));
   } finally {
     dispose();
   }

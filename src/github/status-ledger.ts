@@ -117,31 +117,3 @@ export class StatusLedger {
 function same(a: Status | undefined, b: Status): boolean {
   return a !== undefined && a.state === b.state && a.description === b.description;
 }
-
-/** Contexts named in the warning at most. */
-const NAMED = 20;
-
-/**
- * The one warning for the contexts `left` unset on `sha` when the step ends, and `why`: a context
- * posted `pending` is left pending, for sync-statuses (it finds it by its marker); one never posted
- * it cannot find, and a re-run posts it.
- */
-export function leftUnsetWarning(sha: string, left: readonly Owed[], why: string): string {
-  const shown = left.slice(0, NAMED).map(({ context, last }) => {
-    const said =
-      last === undefined
-        ? 'never posted: a re-run posts it'
-        : last === 'pending'
-          ? 'left pending'
-          : `still ${last}`;
-    return `\`${context}\` (${said})`;
-  });
-  const more = left.length > NAMED ? `, … and ${left.length - NAMED} more` : '';
-  const stillPending = left.some(({ last }) => last === 'pending');
-  return (
-    `Commit statuses left unset on commit ${sha}: ${shown.join(', ')}${more}: ${why}. ` +
-    (stillPending
-      ? `sync-statuses settles those left pending (on its schedule, or with \`commit: ${sha}\`); a re-run of this job posts them all again.`
-      : 'A re-run of this job posts them again.')
-  );
-}

@@ -11,6 +11,7 @@ import type { ActionIO } from '../runner/io.js';
 import type { Octokit } from './github-api.js';
 import { parseMarker, type StatusPoster } from './status-marker.js';
 import { commitStatuses } from './status-list.js';
+import { otherGitHubRunWarning, sharedContextsWarning } from './report.js';
 
 /** Statuses read back per check at most (pages of 100): GitHub keeps up to 1,000 per context. */
 export const READ_BACK_PAGES = 10;
@@ -63,18 +64,23 @@ export class SharedStatusCheck {
       ) {
         this.warnedRuns.add(other.githubRunId);
         this.io.warning(
-          `Commit status \`${status.context}\` on commit ${sha} was also posted by GitHub run ${other.githubRunId} ` +
-            `(service run ${other.serviceRunId}); this step's (GitHub run ${githubRunId}, service run ${this.poster.serviceRunId}) replaces it, ` +
-            'so the context shows whichever of the two runs posts last. Give each workflow its own `status-context` if both should show.',
+          otherGitHubRunWarning(
+            status.context,
+            sha,
+            { githubRunId: other.githubRunId, serviceRunId: other.serviceRunId },
+            { githubRunId, serviceRunId: this.poster.serviceRunId },
+          ),
         );
       }
     }
     if (found.length > 0 && !this.saidShared) {
       this.saidShared = true;
       this.io.warning(
-        `Another step of this GitHub run (run ${githubRunId}, attempt ${githubAttempt}) posts the same commit statuses for another service run: ` +
-          `${found.map(({ context }) => `\`${context}\``).join(', ')} end in error. ` +
-          'Give each step its own `status-context` (for example with the matrix values in it).',
+        sharedContextsWarning(
+          githubRunId,
+          String(githubAttempt),
+          found.map(({ context }) => context),
+        ),
       );
     }
     return found;

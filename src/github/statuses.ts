@@ -34,7 +34,8 @@ import { STOP_ON_CANCEL_MS } from '../runner/timings.js';
 import { REQUEST_TIMEOUT_MS } from '../service/http.js';
 import { describe, type StatusPoster } from './status-marker.js';
 import { SharedStatusCheck } from './status-read-back.js';
-import { leftUnsetWarning, StatusLedger, type Status } from './status-ledger.js';
+import { StatusLedger, type Status } from './status-ledger.js';
+import { leftUnsetWarning, statusesNotPostedWarning } from './report.js';
 import {
   chooseBatch,
   readFits,
@@ -251,7 +252,7 @@ export class CommitStatuses {
     const trouble = troubleOf(error, stepClock().now(), ++this.failures, this.env.GITHUB_API_URL);
     const first = !this.trouble;
     this.trouble = trouble;
-    if (trouble.final) this.io.warning(`Commit statuses were not posted: ${trouble.words}`);
+    if (trouble.final) this.io.warning(statusesNotPostedWarning(trouble.words));
     else if (first) {
       this.io.info(
         `Commit statuses: ${trouble.words}; trying again in ${Math.ceil((trouble.retryAt - stepClock().now()) / 1000)} s.`,
