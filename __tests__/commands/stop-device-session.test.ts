@@ -14,6 +14,7 @@ import { apiRequests, createWorld } from '../../testkit/world/world.js';
 import { createTestIO, type RecordingIO } from '../../testkit/world/io.js';
 import { inputSource } from '../../testkit/world/sources.js';
 import { outputWriter } from '../../src/runner/outputs.js';
+import { virtualStepClockEachTest } from '../../testkit/world/world-hooks.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -38,6 +39,9 @@ beforeEach(() => {
   });
 });
 afterEach(() => client.dispose());
+// The deadlines, the confirmation's waits and the client's back-off on the step clock: the same
+// attempts on an idle machine and a busy one.
+const clock = virtualStepClockEachTest();
 
 /** What a step that gives up on a session passes stopAndFail: its IO, its client, its outputs (start-device-session's). */
 const giving = (io: RecordingIO) => ({
@@ -64,7 +68,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 describe('stopSession', () => {
   it('one stop request, confirmed by the answer', async () => {
     const { id } = await newSession();
-    const session = await stopSession(client, id, { deadline: Date.now() + 10_000 });
+    const session = await stopSession(client, id, { deadline: clock().now() + 10_000 });
     expect(session).toMatchObject({ id, status: 'stopped', finishedAt: expect.any(String) });
     expect(apiRequests(sim)).toEqual([`POST /v2/device-run-sessions/${id}/stop`]);
   });
@@ -78,7 +82,7 @@ describe('stopSession', () => {
         data: { ...(json as { data: object }).data, status: 'in-progress', finishedAt: null },
       }),
     });
-    const error = await failure(stopSession(client, id, { deadline: Date.now() + 1000, sessionUrl: url }));
+    const error = await failure(stopSession(client, id, { deadline: clock().now() + 1000, sessionUrl: url }));
     expect(error).toBeInstanceOf(StopNotConfirmed);
     expect(error.message).toBe(
       `Device session ${id} could not be confirmed stopped: the service still reports it as \`in-progress\`. ` +
@@ -96,7 +100,7 @@ describe('stopSession', () => {
       kind: 'mutate',
       mutate: (json) => ({ data: { ...(json as { data: object }).data, id: other.id } }),
     });
-    const error = await failure(stopSession(client, id, { deadline: Date.now() + 10_000 }));
+    const error = await failure(stopSession(client, id, { deadline: clock().now() + 10_000 }));
     expect(error).toBeInstanceOf(StopNotConfirmed);
     expect(error.message).toContain(`Device session ${id} could not be confirmed stopped: `);
     expect(error.message).toContain(
@@ -105,7 +109,7 @@ describe('stopSession', () => {
   });
 
   it('an unknown session: the service has no session with that id', async () => {
-    const error = await failure(stopSession(client, UNKNOWN_ID, { deadline: Date.now() + 10_000 }));
+    const error = await failure(stopSession(client, UNKNOWN_ID, { deadline: clock().now() + 10_000 }));
     expect(error).toBeInstanceOf(StopNotConfirmed);
     expect(error.message).toMatch(
       new RegExp(

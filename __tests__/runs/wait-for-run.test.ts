@@ -9,6 +9,7 @@ import { apiRequests, createWorld, followRunStep, until, type World } from '../.
 import { STORE } from '../../testkit/docs/workflows.js';
 import type { WorkflowRun } from '../../simulator/index.js';
 import { jobsOutput, someoneElsesStoreRun } from '../../testkit/world/run-fixtures.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 
 let world: World;
 beforeAll(async () => {
@@ -124,13 +125,17 @@ describe('wait-for-run', () => {
   it('times out linking the run, which goes on', async () => {
     world.sim.setJobBehaviour('build_ios', { durationMs: 60_000 });
     const slow = await someoneElsesRun();
-    // 0.001 minutes: 60 ms, a few reads.
-    const result = await follow(slow.id, { 'timeout-minutes': '0.001' });
+    // A minute of the step clock, a read every 5 s, however long the machine takes.
+    const result = await follow(
+      slow.id,
+      { 'timeout-minutes': '1', 'poll-interval-seconds': '5' },
+      { clock: new VirtualClock() },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({ status: 'in-progress', outcome: 'timed-out' });
     expect(result.errors).toEqual([
       expect.stringContaining(
-        `Workflow run ${slow.id} did not finish within timeout-minutes (0.001); last status: in-progress.`,
+        `Workflow run ${slow.id} did not finish within timeout-minutes (1); last status: in-progress.`,
       ),
     ]);
     expect(result.errors[0]).toContain(slow.url);

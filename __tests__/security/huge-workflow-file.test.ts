@@ -20,6 +20,7 @@ import {
   workspaceHeadDispatch,
   type SlowGitWorld,
 } from '../../testkit/world/huge-fixtures.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 
 /** 30,000 keys in one mapping and a job key written twice: checked (the service judges duplicates). */
 const DUPLICATES = `name: Dupes\non: workflow_dispatch\njobs:\n  build:\n    type: build\n    env: ${manyKeys(30_000)}\n  build:\n    type: build\n`;
@@ -52,19 +53,27 @@ describe('a huge workflow file in the workspace', () => {
 
 describe('run-workflow checks the deadline and the cancellation before it dispatches', () => {
   /** run-workflow whose check waits in git until `whileWaiting` has ended. */
-  const slowCheck = (inputs: Record<string, string>, whileWaiting: () => Promise<void>) =>
-    slowGitCheck(slowGit, (env) => dispatch({ workflow: 'small.yml', ...inputs }, { env }), whileWaiting);
+  const slowCheck = (
+    inputs: Record<string, string>,
+    whileWaiting: () => Promise<void>,
+    options: StepOptions = {},
+  ) =>
+    slowGitCheck(
+      slowGit,
+      (env) => dispatch({ workflow: 'small.yml', ...inputs }, { ...options, env }),
+      whileWaiting,
+    );
 
   it('timeout-minutes reached during the check: nothing is dispatched, outcome timed-out', async () => {
-    // 0.001 minutes, 60 ms: certainly past once the check has waited 200 ms.
-    const result = await slowCheck(
-      { 'timeout-minutes': '0.001' },
-      () => new Promise((resolve) => setTimeout(resolve, 200)),
-    );
+    // The step clock moves past the minute while git holds the check, however long git takes.
+    const clock = new VirtualClock();
+    const result = await slowCheck({ 'timeout-minutes': '1' }, () => Promise.resolve(clock.advance(61_000)), {
+      clock,
+    });
     expect(result.exitCode).toBe(1);
     expect(result.outputs.outcome).toBe('timed-out');
     expect(result.errors).toEqual([
-      'timeout-minutes (0.001) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.',
+      'timeout-minutes (1) was reached before the dispatch, while the workflow file was checked: nothing was dispatched.',
     ]);
     expect(apiRequests(world.sim)).toEqual([]);
   });

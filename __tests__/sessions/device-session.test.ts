@@ -32,6 +32,7 @@ import {
   type StartDoor as Action,
 } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 
 let world: World;
 beforeAll(async () => {
@@ -161,12 +162,17 @@ describe('start-device-session, as the sub-action and as the root action', () =>
 
   it('stops the session and fails when it is not ready within timeout-minutes', async () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const main = await start('start-device-session', { 'timeout-minutes': '0.003' });
+    // A minute of the step clock in 5 s polls, however long the machine takes to answer.
+    const main = await start(
+      'start-device-session',
+      { 'timeout-minutes': '1', 'poll-interval-seconds': '5' },
+      { clock: new VirtualClock() },
+    );
     const [session] = world.sim.sessions();
     expect(main.exitCode).toBe(1);
     expect(world.sim.getSession(session.id)?.status).toBe('stopped');
     expect(main.errors).toContain(
-      `The device session was not ready within timeout-minutes (0.003); last status: new. The session was stopped. ${session.url}`,
+      `The device session was not ready within timeout-minutes (1); last status: new. The session was stopped. ${session.url}`,
     );
     expect(main.outputs.status).toBe('stopped');
     expect(main.summary).toContain('The session was stopped.');
@@ -529,14 +535,15 @@ describe('start-attempts', () => {
 
   it('only an errored session starts another: a timeout or a lost create answer does not', async () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-    const timedOut = await start('start-device-session', {
-      'start-attempts': '3',
-      'timeout-minutes': '0.003',
-    });
+    const timedOut = await start(
+      'start-device-session',
+      { 'start-attempts': '3', 'timeout-minutes': '1', 'poll-interval-seconds': '5' },
+      { clock: new VirtualClock() },
+    );
     expect(timedOut.exitCode).toBe(1);
     expect(world.sim.sessions()).toHaveLength(1);
     expect(timedOut.errors).toContainEqual(
-      expect.stringContaining('The device session was not ready within timeout-minutes (0.003)'),
+      expect.stringContaining('The device session was not ready within timeout-minutes (1)'),
     );
     expect(timedOut.stdout).not.toContain('creating another');
     world.sim.reset();

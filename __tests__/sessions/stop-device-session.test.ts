@@ -13,6 +13,7 @@ import {
   stopSummaryRow as row,
 } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -78,8 +79,8 @@ describe('stop-device-session job summary', () => {
   it('a stop that cannot be confirmed: says the device may still be running', async () => {
     const { id } = await session('stuck');
     world.sim.injectFault({ method: 'POST', path: /\/stop$/, kind: 'status', status: 503, times: 1000 });
-    // 0.3 s of refused stops: how long does not matter, only that none was confirmed.
-    const result = await stop(id, { 'timeout-minutes': '0.005' });
+    // A minute of refused stops on the step clock: how long does not matter, only that none was confirmed.
+    const result = await stop(id, { 'timeout-minutes': '1' }, { clock: new VirtualClock() });
     expect(result.exitCode).toBe(1);
     expect(result.summary).toContain(`### Device session \`${id}\`: ⚠️ could not be confirmed stopped\n`);
     expect(result.summary).toContain('**The session may still be running and billing**');

@@ -19,6 +19,7 @@ import { apiRequests, createWorld, type World } from '../../testkit/world/world.
 import { ONE_BUILD } from '../../testkit/docs/workflows.js';
 import { earlyStarter, laterWaiter, SESSIONS } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 
 let world: World;
 beforeAll(async () => {
@@ -77,12 +78,17 @@ describe('wait-for-device-session', () => {
     world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
     const start = await startEarly();
     const id = start.outputs['session-id'];
-    const wait = await waitLater(start, { 'timeout-minutes': '0.003' });
+    // A minute of the step clock in 5 s polls: the same dozen reads however busy the machine is.
+    const wait = await waitLater(
+      start,
+      { 'timeout-minutes': '1', 'poll-interval-seconds': '5' },
+      { clock: new VirtualClock() },
+    );
     expect(wait.exitCode).toBe(1);
     expect(world.sim.getSession(id)?.status).toBe('stopped');
     expect(apiRequests(world.sim).at(-1)).toBe(`POST ${SESSIONS}/${id}/stop`);
     expect(wait.errors).toContain(
-      `The device session was not ready within timeout-minutes (0.003); last status: new. The session was stopped. ${world.sim.getSession(id)?.url}`,
+      `The device session was not ready within timeout-minutes (1); last status: new. The session was stopped. ${world.sim.getSession(id)?.url}`,
     );
     expect(wait.outputs.status).toBe('stopped');
     expect(wait.summary).toContain('The session was stopped.');

@@ -142,9 +142,10 @@ export async function serviceSession(
 export function sessionStopper(
   runners: StepRunners,
   world: () => World,
-): (sessionId: string, inputs?: Record<string, string>) => Promise<ActionRun> {
-  return (sessionId, inputs = {}) =>
+): (sessionId: string, inputs?: Record<string, string>, options?: StepOptions) => Promise<ActionRun> {
+  return (sessionId, inputs = {}, options = {}) =>
     runners.runStep('stop-device-session', {
+      ...options,
       inputs: { ...world().api, 'session-id': sessionId, ...inputs },
     });
 }
