@@ -517,14 +517,30 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
     expect(run.summary).toContain(`**Commit statuses** on commit \`${release}\``);
   });
 
-  // Two steps at the same time need two processes: kept whole here.
+  // Two steps at the same time need two processes: kept whole here. The legs overlap whatever the
+  // load (a leg's process may start half a second late): each run's e2e job goes on until both legs
+  // have posted its context, then the test ends both.
   it('two legs of one GitHub run at once: every shared context ends in error, whichever posts last', async () => {
-    world.sim.setJobBehaviour('e2e', { durationMs: 300 });
-    const [a, b] = await Promise.all([gate({}), gate({})]);
+    world.sim.setJobBehaviour('e2e', { durationMs: 600_000 });
+    const legs = Promise.all([gate({}), gate({})]);
+    const e2eGoing = (run: WorkflowRun) =>
+      run.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress');
+    const e2ePostedFor = () =>
+      new Set(
+        github.statuses
+          .filter((status) => status.context === 'svc/pipeline/e2e')
+          .map((status) => /\[svc:(\S+) /.exec(status.description ?? '')?.[1]),
+      );
+    const going = await until(() => {
+      const runs = world.sim.runs().filter(e2eGoing);
+      return runs.length === 2 && e2ePostedFor().size === 2 && runs;
+    }, 45_000);
+    for (const run of going) world.sim.finishJob(run.id, 'e2e');
+    const [a, b] = await legs;
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     for (const context of ['svc/pipeline', 'svc/pipeline/build', 'svc/pipeline/e2e', 'svc/pipeline/report'])
       expect(github.latest(head, context)?.state).toBe('error');
-  });
+  }, 120_000);
 
   // A signal needs a process of the step's own: kept whole here.
   it('GitHub unreachable: told as unreachable (not "GitHub answered 500"), one warning naming the contexts left', async () => {
