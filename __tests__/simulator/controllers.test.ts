@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DeviceSession, SimulatorOptions } from '../../simulator/index.js';
 import { createWorld, type World } from '../../testkit/world/world.js';
-import { call, sleep, UNKNOWN_UUID, waitFor, type CallOptions, type Reply } from './helpers.js';
+import { call, UNKNOWN_UUID, waitFor, type CallOptions, type Reply } from './helpers.js';
 
 let w: World;
 
@@ -285,16 +285,31 @@ describe('only while the session is in-progress', () => {
   });
 
   it('controller traffic is device activity: it restarts the idle timer', async () => {
-    await setup({ sessionMinuteMs: 400 });
-    const session = await ready({ type: 'argent', maxIdleTimeMinutes: 1, maxDurationMinutes: 30 });
+    // Manual time: the 400 ms idle time passes only when the test says, however slow each call is.
+    await setup({ sessionMinuteMs: 400, manualTime: true });
+    const created = await call(w.sim, 'POST', '/v2/device-run-sessions', {
+      token: w.token,
+      body: {
+        appId: w.project.id,
+        platform: 'ios',
+        type: 'argent',
+        maxIdleTimeMinutes: 1,
+        maxDurationMinutes: 30,
+      },
+    });
+    w.sim.advanceTime(20);
+    const session = w.sim.getSession((created.json as { data: DeviceSession }).data.id)!;
     const url = session.remoteConfig!.toolsUrl as string;
     const token = session.remoteConfig!.toolsAuthToken as string;
+    // 600 ms of traffic, more than the idle time, each call within it of the last.
     for (let i = 0; i < 6; i++) {
-      await sleep(100);
+      w.sim.advanceTime(100);
       expect((await at(`${url}/tools`, 'GET', { token })).status).toBe(200);
     }
+    w.sim.advanceTime(399);
     expect(w.sim.getSession(session.id)!.status).toBe('in-progress');
-    await waitFor(() => w.sim.getSession(session.id)!.status === 'stopped', 'idle stop', 2000);
+    w.sim.advanceTime(1);
+    expect(w.sim.getSession(session.id)!.status).toBe('stopped');
     expect(w.sim.sessionEndedBy(session.id)).toBe('idle-timeout');
   });
 });

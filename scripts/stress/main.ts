@@ -36,12 +36,16 @@ for (const [name, value] of [
   if (!Number.isInteger(value) || value < 0 || (name === 'runs' && value < 1))
     throw new Error(`--${name} takes a whole number${name === 'runs' ? ' of 1 or more' : ''}`);
 
-/** A shim that sleeps a random 0–maxStallMs, then runs `real` with the same arguments. */
+/**
+ * A shim that sleeps a random 0–maxStallMs, then runs `real` with the same arguments and environment.
+ * bash, not sh: dash (Debian's sh) drops the variables whose names are not shell names from what it
+ * passes on, and the runner's inputs are such names (`INPUT_BASE-URL`).
+ */
 function shim(dir: string, name: string, real: string): string {
   const path = join(dir, name);
   writeFileSync(
     path,
-    `#!/bin/sh\n# npm run test:stress: a stalled start-up, then the real ${name}.\n` +
+    `#!/usr/bin/env bash\n# npm run test:stress: a stalled start-up, then the real ${name}.\n` +
       `sleep "$(awk -v seed="$$" 'BEGIN { srand(seed + systime()); printf "%.3f", rand() * ${maxStallMs / 1000} }')"\n` +
       `exec ${JSON.stringify(real)} "$@"\n`,
   );
