@@ -71,9 +71,16 @@ function failedTests(report: string): { failed: string[]; passed: number } {
       const names = file.assertionResults
         .filter((test) => test.status === 'failed')
         .map((test) => `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}`);
-      // A file that failed to run has no test results but a message.
+      // A file that failed to run has no test results but a message: its first line after Jest's
+      // heading says why (a worker that crashed, a file that did not compile).
+      const why =
+        (file.message ?? '')
+          .replace(/\u001b\[[0-9;]*m/g, '')
+          .split('\n')
+          .map((line) => line.trim())
+          .find((line) => line !== '' && !line.startsWith('●')) ?? '';
       return names.length === 0 && file.message
-        ? [`${file.name.replace(`${process.cwd()}/`, '')} (did not run)`]
+        ? [`${file.name.replace(`${process.cwd()}/`, '')} (did not run: ${why.slice(0, 200)})`]
         : names;
     });
     return { failed, passed: parsed.numPassedTests };
