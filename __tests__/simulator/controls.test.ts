@@ -171,7 +171,8 @@ describe('POST /_sim/sessions/:id/ready', () => {
 
 describe('POST /_sim/reset', () => {
   it('forgets runs, sessions, behaviours, faults and recordings with their timers; tokens keep working', async () => {
-    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 100, readinessDelayMs: 100 });
+    // Manual time: a timer the reset left could only fire when the test moves time on, and it does.
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 100, readinessDelayMs: 100, manualTime: true });
     await dispatch();
     await createSession();
     await control('POST', '/_sim/session-behaviour', { errorAfterMs: 5 });
@@ -179,8 +180,7 @@ describe('POST /_sim/reset', () => {
     await control('POST', '/_sim/faults', { kind: 'status', status: 503, path: '/v2/', times: 5 });
 
     expect((await control('POST', '/_sim/reset')).status).toBe(200);
-    // Listened to from the reset on: what ended before it (a loaded machine is slow to get here) does
-    // not count, and a timer the reset left would still fire (its 100 ms end before the 150 ms below).
+    // Listened to from the reset on: a timer the reset left would fire within the hour below.
     const completed: unknown[] = [];
     w.sim.events.on('job-completed', (event) => completed.push(event));
     w.sim.events.on('session-status', (event) => completed.push(event));
@@ -195,14 +195,16 @@ describe('POST /_sim/reset', () => {
       jobBehaviours: {},
     });
     expect(state.projects).toHaveLength(1);
-    await sleep(150);
+    w.sim.advanceTime(3_600_000);
     expect(completed).toEqual([]);
 
     // The same token, no fault left, default behaviours.
-    const run = await finalRun(await dispatch());
-    expect(run.status).toBe('success');
+    const runId = await dispatch();
+    w.sim.advanceTime(100);
+    expect(w.sim.getRun(runId)?.status).toBe('success');
     const id = await createSession();
-    await waitFor(() => w.sim.getSession(id)?.status === 'in-progress', 'the session to be ready');
+    w.sim.advanceTime(100);
+    expect(w.sim.getSession(id)?.status).toBe('in-progress');
     expect(w.sim.runs()).toHaveLength(1);
   });
 });
