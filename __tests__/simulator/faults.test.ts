@@ -128,7 +128,8 @@ describe('fault injection', () => {
   }
 
   it('delay (processed): the operation happens even if the client gives up', async () => {
-    w = await createWorld();
+    // Manual time: the answer's delay never ends by itself, so the client gives up first on any machine.
+    w = await createWorld({}, { manualTime: true });
     w.sim.injectFault({ path: '/v2/device-run-sessions', kind: 'delay', ms: 2000, processed: true });
     const controller = new AbortController();
     const aborted = fetch(`${w.sim.url}/v2/device-run-sessions`, {
@@ -145,7 +146,9 @@ describe('fault injection', () => {
   });
 
   it('delay (not processed): nothing happens when the client gives up; a patient client gets a late answer', async () => {
-    w = await createWorld();
+    // Manual time: the delay ends when the test says, after the client has given up, however slow
+    // the machine (a real 150 ms could end before a loaded machine's abort arrived).
+    w = await createWorld({}, { manualTime: true });
     w.sim.injectFault({
       path: '/v2/device-run-sessions',
       kind: 'delay',
@@ -163,14 +166,22 @@ describe('fault injection', () => {
     await waitFor(() => w.sim.requests[0], 'request received');
     controller.abort();
     await expect(aborted).rejects.toThrow();
+    // 200 ms for the server to see the closed connection: a loopback close, seen within a turn of its event loop.
     await sleep(200);
+    w.sim.advanceTime(150);
+    await sleep(20);
     expect(w.sim.sessions()).toHaveLength(0);
     expect(w.sim.requests[0]).toMatchObject({ fault: 'delay', processed: false, status: null });
 
-    const started = Date.now();
-    const reply = await createSession();
+    let answered = false;
+    const late = createSession().finally(() => (answered = true));
+    await waitFor(() => w.sim.requests[1], 'the second request received');
+    w.sim.advanceTime(149);
+    await sleep(20);
+    expect(answered).toBe(false);
+    w.sim.advanceTime(1);
+    const reply = await late;
     expect(reply.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(w.sim.sessions()).toHaveLength(1);
   });
 
