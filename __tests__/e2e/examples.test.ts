@@ -62,6 +62,22 @@ interface Example {
   exitCode: number;
 }
 
+/**
+ * Once `state` holds, true when the step has read the service since (a read answered): the step has
+ * seen that state however late a busy machine let it poll, so what it shows does not depend on the load.
+ */
+function seenByStep(state: (world: World) => boolean): (world: World) => boolean {
+  let readsBefore: number | undefined;
+  const answeredReads = (w: World) =>
+    w.sim.requests.filter((r) => r.method === 'GET' && !r.control && r.status !== null).length;
+  return (w) => {
+    if (readsBefore === undefined && state(w)) readsBefore = answeredReads(w);
+    return readsBefore !== undefined && answeredReads(w) > readsBefore;
+  };
+}
+const e2eGoing = (w: World): boolean =>
+  w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress'));
+
 const run = (extra: Record<string, string> = {}) => ({
   ...FAST,
   workflow: 'e2e.yml',
@@ -110,8 +126,7 @@ const EXAMPLES: Example[] = [
     inputs: run(),
     arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
     interrupt: {
-      ready: (w) =>
-        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      ready: seenByStep(e2eGoing),
       act: (_child, w) => w.sim.cancelRun(w.sim.runs()[0].id),
     },
     exitCode: 1,
@@ -133,8 +148,7 @@ const EXAMPLES: Example[] = [
     inputs: run(),
     arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
     interrupt: {
-      ready: (w) =>
-        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      ready: seenByStep(e2eGoing),
       act: (child) => child.kill('SIGINT'),
     },
     exitCode: 1,
@@ -177,8 +191,7 @@ const EXAMPLES: Example[] = [
     arrange: (w) => w.sim.setJobBehaviour('e2e', { durationMs: 60_000 }),
     prepare: async (w) => ({ 'run-id': await dispatched(w), 'expected-commit': '' }),
     interrupt: {
-      ready: (w) =>
-        w.sim.runs().some((r) => r.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress')),
+      ready: seenByStep(e2eGoing),
       act: (_child, w) => w.sim.cancelRun(w.sim.runs()[0].id),
     },
     exitCode: 1,
@@ -236,7 +249,10 @@ const EXAMPLES: Example[] = [
     entry: 'start-device-session',
     inputs: session(),
     arrange: (w) => w.sim.setSessionBehaviour({ readinessDelayMs: 60_000 }),
-    interrupt: { ready: (w) => w.sim.sessions().length > 0, act: (child) => child.kill('SIGINT') },
+    interrupt: {
+      ready: seenByStep((w) => w.sim.sessions().length > 0),
+      act: (child) => child.kill('SIGINT'),
+    },
     exitCode: 1,
   },
   {
@@ -413,6 +429,7 @@ async function show(example: Example): Promise<{ result: ActionRun; text: string
   if (example.interrupt) {
     const { ready, act } = example.interrupt;
     await until(() => ready(world));
+    // 200 ms for the step to take in an answer already sent: a loopback read, many times over.
     await new Promise((resolve) => setTimeout(resolve, 200));
     act(child!, world);
   }
