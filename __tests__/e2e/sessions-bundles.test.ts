@@ -308,12 +308,13 @@ describe('post-step.test.ts: a signal while the post step stops the session; a r
       ms: 120_000,
       processed: false,
     });
-    const post = await runPost(main, { inputs: world.api, timeoutMs: 20_000 });
+    // The harness's limit: ten times the 5 s the read is given, and well under the read's 120 s.
+    const post = await runPost(main, { inputs: world.api, timeoutMs: 60_000 });
     expect(post.signal).toBeNull();
     expect(post.exitCode).toBe(0);
     expect(world.sim.getSession(id)?.status).toBe('stopped');
     expect(renderLog(post.stdout)).toContain(`Device session ${id} is stopped at `);
-  });
+  }, 90_000);
 });
 
 describe('session-state.test.ts: state that always lets the post step start', () => {

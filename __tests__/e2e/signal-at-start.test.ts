@@ -47,7 +47,9 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
     const main = await runAction({
       entry: 'start-device-session',
       inputs: { ...world.api, platform: 'ios', 'poll-interval-seconds': '0.05' },
-      env: { SVC_CANCEL_GRACE_MS: '5000', NODE_OPTIONS },
+      // A grace of 30 s: loading the bundle and one stop after the signal fit it ten times over on a
+      // busy machine; the step ends as soon as the stop is confirmed.
+      env: { SVC_CANCEL_GRACE_MS: '30000', NODE_OPTIONS },
     });
     expect(main.exitCode).toBe(0);
     const id = main.outputs['session-id'];
