@@ -374,8 +374,8 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
   afterAll(() => closeGitHubWorld(fixture));
   beforeEach(() => resetStatusesWorld(fixture));
 
-  function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void) {
-    return statusesGate(BUNDLES, fixture, inputs, onSpawn);
+  function gate(inputs: Record<string, string>, onSpawn?: (child: ChildProcess) => void, timeoutMs?: number) {
+    return statusesGate(BUNDLES, fixture, inputs, onSpawn, undefined, timeoutMs);
   }
   /** Each context's states in the order posted. */
   const sequences = (): Record<string, string[]> => statusSequences(github);
@@ -447,12 +447,13 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
     world.sim.cancelRun(run.outputs['run-id']);
   });
 
-  // One write a second is real time through the bundle: ten jobs, about twenty writes.
+  // One write a second is real time through the bundle: ten jobs, about twenty writes (13 s at a
+  // load average of 16 on two cores), under limits of ten times that.
   it('a 10-job gate: writes at least a second apart, as GitHub received them, and each context ends as its job ended', async () => {
     const jobs = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`job_${i}`, {}]));
     world.repo.commit({ 'ten.yml': workflow('Ten', jobs) }, 'Ten jobs', 'ten');
     world.sim.setJobBehaviour('job_3', { outcome: 'failure' });
-    const run = await gate({ workflow: 'ten.yml', 'git-ref': 'ten' });
+    const run = await gate({ workflow: 'ten.yml', 'git-ref': 'ten' }, undefined, 140_000);
     // The stand-in's receivedAt, on its clock (real time here, as the bundle's step clock is).
     const received = github.statuses.map((status) => status.receivedAt!);
     expect(run.exitCode).toBe(1);
@@ -463,7 +464,7 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
     for (let i = 0; i < 10; i++)
       expect(last(`svc/ten/job_${i}`)?.state).toBe(i === 3 ? 'failure' : 'success');
     expect(last('svc/ten')?.state).toBe('failure');
-  }, 90_000);
+  }, 150_000);
 
   it('job keys build and Build: one context, error ("Ambiguous"), never what the last job listed says', async () => {
     world.repo.commit(
@@ -499,7 +500,11 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
 
   function gate(
     inputs: Record<string, string>,
-    options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+    options: {
+      env?: Record<string, string>;
+      onSpawn?: (child: ChildProcess) => void;
+      timeoutMs?: number;
+    } = {},
   ): Promise<ActionRun> {
     return trustGate(BUNDLES, fixture, inputs, options);
   }
@@ -522,7 +527,8 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
   // have posted its context, then the test ends both.
   it('two legs of one GitHub run at once: every shared context ends in error, whichever posts last', async () => {
     world.sim.setJobBehaviour('e2e', { durationMs: 600_000 });
-    const legs = Promise.all([gate({}), gate({})]);
+    // About a dozen writes a second apart each (13 s at a load average of 16): limits of ten times that.
+    const legs = Promise.all([gate({}, { timeoutMs: 140_000 }), gate({}, { timeoutMs: 140_000 })]);
     const e2eGoing = (run: WorkflowRun) =>
       run.jobs.some((job) => job.key === 'e2e' && job.status === 'in-progress');
     const e2ePostedFor = () =>
@@ -534,13 +540,13 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
     const going = await until(() => {
       const runs = world.sim.runs().filter(e2eGoing);
       return runs.length === 2 && e2ePostedFor().size === 2 && runs;
-    }, 45_000);
+    }, 140_000);
     for (const run of going) world.sim.finishJob(run.id, 'e2e');
     const [a, b] = await legs;
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     for (const context of ['svc/pipeline', 'svc/pipeline/build', 'svc/pipeline/e2e', 'svc/pipeline/report'])
       expect(github.latest(head, context)?.state).toBe('error');
-  }, 120_000);
+  }, 150_000);
 
   // A signal needs a process of the step's own: kept whole here.
   it('GitHub unreachable: told as unreachable (not "GitHub answered 500"), one warning naming the contexts left', async () => {

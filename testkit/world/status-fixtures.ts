@@ -36,7 +36,8 @@ export function mergeCommitEnv({ github, dir }: GitHubWorld): Record<string, str
 
 /**
  * run-workflow gating on pipeline.yml at main, posting commit statuses, on a pull request: in
- * mergeCommitEnv unless `env` says another environment.
+ * mergeCommitEnv unless `env` says another environment. `timeoutMs`: the harness's limit on a
+ * bundle's step (writes a second apart make a long one real time).
  */
 export function statusesGate(
   runners: StepRunners,
@@ -44,8 +45,10 @@ export function statusesGate(
   inputs: Inputs,
   onSpawn?: (child: ChildProcess) => void,
   env: Record<string, string> = mergeCommitEnv(fixture),
+  timeoutMs?: number,
 ): Promise<ActionRun> {
   return runners.runStep('run-workflow', {
+    ...(timeoutMs ? { timeoutMs } : {}),
     inputs: {
       ...fixture.world.api,
       workflow: 'pipeline.yml',
@@ -103,9 +106,16 @@ export function trustGate(
   runners: StepRunners,
   fixture: GitHubWorld,
   inputs: Inputs,
-  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void; timeoutMs?: number } = {},
 ): Promise<ActionRun> {
-  return statusesGate(runners, fixture, inputs, options.onSpawn, trustEnv(fixture, options.env));
+  return statusesGate(
+    runners,
+    fixture,
+    inputs,
+    options.onSpawn,
+    trustEnv(fixture, options.env),
+    options.timeoutMs,
+  );
 }
 
 // sync-statuses (__tests__/runs/sync-statuses.test.ts)
