@@ -50,10 +50,14 @@ export function call(sim: Simulator, method: string, path: string, opts: CallOpt
   });
 }
 
+/**
+ * Polls `fn` until it returns a value, or throws after `timeoutMs`: a safety net ten times and more
+ * what the simulator's waits here take on a busy machine (the wait ends as soon as it holds).
+ */
 export async function waitFor<T>(
   fn: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -91,8 +91,12 @@ export async function stopLeftSessions(world: World): Promise<void> {
     });
 }
 
-/** Waits until `check` returns a value (polling the in-process simulator), or throws after `ms`. */
-export async function until<T>(check: () => T | undefined | false, ms = 10_000): Promise<T> {
+/**
+ * Waits until `check` returns a value (polling the in-process simulator), or throws after `ms`. The
+ * default, 30 s, is a safety net: what a test waits for here (a step's process started, a read made)
+ * takes a second or two on a busy machine, and the wait ends as soon as it holds.
+ */
+export async function until<T>(check: () => T | undefined | false, ms = 30_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = check();
