@@ -203,12 +203,15 @@ describe('workflow run progression', () => {
   });
 
   it('cancel moves running jobs through pending-cancel and unstarted ones to canceled', async () => {
-    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5, cancelDelayMs: 150 });
+    // Manual time: the read below sees pending-cancel because the 150 ms have not passed until the
+    // test says so, not because a busy machine answered within them.
+    w = await createWorld(WORKFLOWS, { defaultJobDurationMs: 5, cancelDelayMs: 150, manualTime: true });
     w.sim.setJobBehaviour('build', { durationMs: 10_000 });
     const completed: JobCompletedEvent[] = [];
     w.sim.events.on('job-completed', (e: JobCompletedEvent) => completed.push(e));
     const id = await start();
-    await untilRun(id, (r) => r.jobs[0].status === 'in-progress', 'build in progress');
+    w.sim.advanceTime(0);
+    expect((await getRun(id)).jobs[0].status).toBe('in-progress');
     w.sim.cancelRun(id);
     const pending = await getRun(id);
     expect(pending.status).toBe('in-progress');
@@ -219,6 +222,9 @@ describe('workflow run progression', () => {
       deploy: 'canceled',
       after: 'canceled',
     });
+    w.sim.advanceTime(149);
+    expect(w.sim.getRun(id)!.jobs[0].status).toBe('pending-cancel');
+    w.sim.advanceTime(1);
     const done = await untilRun(id, (r) => r.status === 'canceled', 'run canceled');
     expect(done.jobs[0].status).toBe('canceled');
     const buildEvent = completed.find((e) => e.job.key === 'build')!;
