@@ -455,8 +455,13 @@ describe('7. descriptions that are true', () => {
         report.requiredJobKeys = ['e2e'];
       }
     });
-    world.sim.setJobBehaviour('e2e', { durationMs: 400 });
-    const run = await gate({ jobs: 'report' });
+    // e2e ends once the step has posted the report skipped: the step sees e2e going, then succeeded,
+    // however late a busy machine let it read (a 400 ms job could end before its first read).
+    world.sim.setJobBehaviour('e2e', { durationMs: 600_000 });
+    const pending = gate({ jobs: 'report' });
+    await until(() => github.statuses.some((status) => status.context === 'svc/pipeline/report'));
+    world.sim.finishJob(world.sim.runs()[0].id, 'e2e');
+    const run = await pending;
     const said = github.statuses.filter((status) => status.context === 'svc/pipeline/report').map(words);
     expect(said[0]).toBe('Skipped');
     expect(said).not.toContain('Skipped: needed job e2e did not succeed');
