@@ -182,7 +182,7 @@ describe('workflow-command injection', () => {
   });
 
   it('start-device-session: a session that errors, and stop-device-session refused with a hostile message', async () => {
-    world.sim.setSessionBehaviour({ readinessDelayMs: 2000, errorAfterMs: 30 });
+    world.sim.setSessionBehaviour({ readinessDelayMs: 60_000, errorAfterMs: 30 });
     world.sim.injectFault({
       method: 'GET',
       path: `${SESSIONS}/`,

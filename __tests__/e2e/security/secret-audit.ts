@@ -206,7 +206,7 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
       });
 
       it('a session that errors before it is ready', async () => {
-        world.sim.setSessionBehaviour({ readinessDelayMs: 2000, errorAfterMs: 50 });
+        world.sim.setSessionBehaviour({ readinessDelayMs: 60_000, errorAfterMs: 50 });
         const main = await startSession();
         expect(main.exitCode).toBe(1);
         audit(main, await post(main));
