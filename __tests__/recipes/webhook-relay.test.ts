@@ -84,6 +84,13 @@ async function stopRelay(): Promise<void> {
 }
 
 /**
+ * The polls below give up after 30 s: ten times and more what the relay takes on a busy machine to
+ * start (a Node process) or to write a line, and a poll ends as soon as what it waits for holds.
+ */
+const TRIES_20_MS = 1_500;
+const TRIES_10_MS = 3_000;
+
+/**
  * Until a GET is answered 405 (the relay takes POST only), polling its state, not a clock; then, once
  * the relay's log line of that answer has arrived (and with it every earlier line), its log is cleared.
  */
@@ -94,10 +101,10 @@ async function untilListening(): Promise<void> {
       () => 0,
     );
     if (answered === 405) break;
-    if (tries > 500) throw new Error(`the relay does not answer: ${relayLog}`);
+    if (tries > TRIES_20_MS) throw new Error(`the relay does not answer: ${relayLog}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  for (let tries = 0; !relayLog.includes(' 405 POST only ') && tries < 500; tries++)
+  for (let tries = 0; !relayLog.includes(' 405 POST only ') && tries < TRIES_10_MS; tries++)
     await new Promise((resolve) => setTimeout(resolve, 10));
   relayLog = '';
 }
@@ -181,7 +188,7 @@ const logLines = (): string[] => relayLog.split('\n').filter(Boolean);
  * test waits for the lines its requests cause (and none arrives in the next test's log).
  */
 async function logged(count: number): Promise<string[]> {
-  for (let tries = 0; logLines().length < count && tries < 500; tries++)
+  for (let tries = 0; logLines().length < count && tries < TRIES_10_MS; tries++)
     await new Promise((resolve) => setTimeout(resolve, 10));
   return logLines();
 }
@@ -203,7 +210,7 @@ const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\
 
 /** The relay's log once its lines account for `count` refusals of `kind` (see accountedFor). */
 async function loggedRefusals(kind: string, count: number): Promise<string[]> {
-  for (let tries = 0; accountedFor(logLines(), kind) < count && tries < 500; tries++)
+  for (let tries = 0; accountedFor(logLines(), kind) < count && tries < TRIES_10_MS; tries++)
     await new Promise((resolve) => setTimeout(resolve, 10));
   return logLines();
 }
@@ -530,7 +537,7 @@ async function otherRelay(env: Record<string, string | undefined>): Promise<{
 
 /** Until `relay` answers (405 to a GET), polling its state. */
 async function answering(url: string): Promise<void> {
-  for (let tries = 0; tries < 500; tries++) {
+  for (let tries = 0; tries < TRIES_20_MS; tries++) {
     const status = await fetch(url).then(
       (reply) => reply.status,
       () => 0,
@@ -543,7 +550,7 @@ async function answering(url: string): Promise<void> {
 
 /** Until `log()` has a line that matches `line`: the lines that do. */
 async function untilLogged(log: () => string, line: RegExp): Promise<string[]> {
-  for (let tries = 0; tries < 500 && !line.test(log()); tries++)
+  for (let tries = 0; tries < TRIES_10_MS && !line.test(log()); tries++)
     await new Promise((resolve) => setTimeout(resolve, 10));
   return log()
     .split('\n')
