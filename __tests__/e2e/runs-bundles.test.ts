@@ -387,7 +387,19 @@ describe('commit-statuses (__tests__/runs/commit-statuses.test.ts)', () => {
   };
 
   it('a run that succeeds: pending, then success, for the run and each job, on the commit the run is of', async () => {
-    const run = await gate({});
+    // The last job runs until the step has posted a status: its first read sees the run going, however
+    // late a busy machine let it read (the three 40 ms jobs once ended before it).
+    world.sim.setJobBehaviour('report', { durationMs: 600_000 });
+    const pending = gate({});
+    const going = await until(
+      () =>
+        github.statuses.length > 0 &&
+        world.sim
+          .runs()
+          .find((each) => each.jobs.some((job) => job.key === 'report' && job.status === 'in-progress')),
+    );
+    world.sim.finishJob(going.id, 'report');
+    const run = await pending;
     expect(run.exitCode).toBe(0);
     const seen = sequences();
     expect(Object.keys(seen).sort()).toEqual([
