@@ -90,7 +90,7 @@ import {
   type WorkspaceWorld,
 } from '../../testkit/world/workspace-world.js';
 import { expectOneError } from '../../testkit/runner/expect-step.js';
-import { markerOf } from '../../src/github/status-marker.js';
+import { markerOf, parseMarker } from '../../src/github/status-marker.js';
 
 describe('messages (__tests__/runs/messages.test.ts)', () => {
   const ID = '4f6c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -547,7 +547,7 @@ describe('status-trust (__tests__/runs/status-trust.test.ts)', () => {
       new Set(
         github.statuses
           .filter((status) => status.context === 'svc/pipeline/e2e')
-          .map((status) => /\[svc:(\S+) /.exec(status.description ?? '')?.[1]),
+          .map((status) => parseMarker(status.description)?.serviceRunId),
       );
     const going = await until(() => {
       const runs = world.sim.runs().filter(e2eGoing);
