@@ -64,21 +64,24 @@ function failedTests(report: string): { failed: string[]; passed: number } {
       testResults: Array<{
         name: string;
         message?: string;
-        assertionResults: Array<{ status: string; fullName: string }>;
+        assertionResults: Array<{ status: string; fullName: string; failureMessages?: string[] }>;
       }>;
     };
     const failed = parsed.testResults.flatMap((file) => {
+      // Each failed test with the first lines of why: the report is deleted with the run's folder,
+      // and a failure that comes only under load is seldom seen twice.
       const names = file.assertionResults
         .filter((test) => test.status === 'failed')
-        .map((test) => `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}`);
+        .map(
+          (test) =>
+            `${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}` +
+            firstLines(test.failureMessages?.join('\n') ?? '', 8)
+              .map((line) => `\n    ${line}`)
+              .join(''),
+        );
       // A file that failed to run has no test results but a message: its first line after Jest's
       // heading says why (a worker that crashed, a file that did not compile).
-      const why =
-        (file.message ?? '')
-          .replace(/\u001b\[[0-9;]*m/g, '')
-          .split('\n')
-          .map((line) => line.trim())
-          .find((line) => line !== '' && !line.startsWith('●')) ?? '';
+      const why = firstLines(file.message ?? '', 1)[0] ?? '';
       return names.length === 0 && file.message
         ? [`${file.name.replace(`${process.cwd()}/`, '')} (did not run: ${why.slice(0, 200)})`]
         : names;
@@ -87,6 +90,16 @@ function failedTests(report: string): { failed: string[]; passed: number } {
   } catch {
     return { failed: ['(no Jest report: the command failed before Jest wrote one)'], passed: 0 };
   }
+}
+
+/** The first `count` lines of a Jest message that say something: no colours, no blank lines, no heading. */
+function firstLines(message: string, count: number): string[] {
+  return message
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('●'))
+    .slice(0, count);
 }
 
 async function main(): Promise<void> {
