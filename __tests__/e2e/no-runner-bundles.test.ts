@@ -29,7 +29,7 @@ import {
   SYNC_PIPELINE,
   createSyncWorld,
   dispatchAndLeaveStep,
-  resetSyncWorld,
+  resetSyncCase,
   syncStatusesStep,
   type SyncWorld,
 } from '../../testkit/world/status-fixtures.js';
@@ -41,20 +41,13 @@ let github: GitHubStandIn;
 /** The head commit (main) of pull request 7, and another commit, on branch `other`. */
 let head: string;
 let other: string;
-let initial: GitHubStandIn['settings'];
 beforeAll(async () => {
   fixture = await createSyncWorld(40);
   ({ world, github, head } = fixture);
   other = world.repo.commit({ 'pipeline.yml': SYNC_PIPELINE }, 'Another commit', 'other');
-  initial = { ...github.settings, limits: { ...github.settings.limits }, tokens: {} };
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => {
-  github.reset();
-  github.settings = { ...initial, limits: { ...initial.limits } };
-  world.sim.clearFaults();
-  resetSyncWorld(fixture);
-});
+beforeEach(() => resetSyncCase(fixture));
 
 const sync = (inputs: Record<string, string> = {}): Promise<ActionRun> =>
   syncStatusesStep(BUNDLES, fixture, inputs);

@@ -14,7 +14,7 @@ import { closeGitHubWorld, untilRunEnded, warningTexts } from '../../testkit/wor
 import {
   createSyncWorld,
   dispatchAndLeaveStep,
-  resetSyncWorld,
+  resetSyncCase,
   SYNC_TOKEN,
   syncStatusesStep,
   type SyncWorld,
@@ -25,19 +25,12 @@ let fixture: SyncWorld;
 let world: World;
 let github: GitHubStandIn;
 let head: string;
-let initial: GitHubStandIn['settings'];
 beforeAll(async () => {
   fixture = await createSyncWorld(40);
   ({ world, github, head } = fixture);
-  initial = { ...github.settings, limits: { ...github.settings.limits }, tokens: {} };
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => {
-  github.reset();
-  github.settings = { ...initial, limits: { ...initial.limits } };
-  world.sim.clearFaults();
-  resetSyncWorld(fixture);
-});
+beforeEach(() => resetSyncCase(fixture));
 
 const sync = (inputs: Record<string, string> = {}): Promise<ActionRun> =>
   syncStatusesStep(BUNDLES, fixture, inputs);

@@ -25,7 +25,7 @@ import {
   SYNC_PIPELINE as PIPELINE,
   createSyncWorld,
   dispatchAndLeaveStep,
-  resetSyncWorld,
+  resetSyncCase,
   SYNC_TOKEN,
   syncEnv,
   type SyncWorld,
@@ -37,20 +37,13 @@ let world: World;
 let github: GitHubStandIn;
 let head: string;
 let other: string;
-/** The stand-in's settings as a world starts: each case's tokens and limits are its own. */
-let initial: GitHubStandIn['settings'];
 beforeAll(async () => {
   fixture = await createSyncWorld(10);
   ({ world, github, head } = fixture);
   other = world.repo.commit({ 'pipeline.yml': PIPELINE }, 'Another commit', 'other');
-  initial = { ...github.settings, limits: { ...github.settings.limits }, tokens: {} };
 });
 afterAll(() => closeGitHubWorld(fixture));
-beforeEach(() => {
-  github.reset();
-  github.settings = { ...initial, limits: { ...initial.limits } };
-  resetSyncWorld(fixture);
-});
+beforeEach(() => resetSyncCase(fixture));
 
 /** The gate that leaves: dispatch, one read, pending statuses, exit. */
 function dispatchAndLeave(inputs: Record<string, string> = {}, event = 'pull_request'): Promise<ActionRun> {

@@ -126,6 +126,8 @@ export const SYNC_TOKEN = 'ghs_syncToken0123456789';
 /** The sync-statuses world: `head` the head commit (main) of pull request 7. */
 export interface SyncWorld extends GitHubWorld {
   head: string;
+  /** The stand-in's settings as the world started, without tokens: each case's tokens and limits are its own. */
+  settingsAtStart: GitHubStandIn['settings'];
 }
 
 export async function createSyncWorld(defaultJobDurationMs: number): Promise<SyncWorld> {
@@ -135,7 +137,12 @@ export async function createSyncWorld(defaultJobDurationMs: number): Promise<Syn
     'sync-statuses-',
     pullRequestOnHead(7),
   );
-  return { ...fixture, head: fixture.world.repo.headSha };
+  const { settings } = fixture.github;
+  return {
+    ...fixture,
+    head: fixture.world.repo.headSha,
+    settingsAtStart: { ...settings, limits: { ...settings.limits }, tokens: {} },
+  };
 }
 
 /** Each case starts with nothing posted, and pull request 7 open on `head`. */
@@ -145,6 +152,18 @@ export function resetSyncWorld({ world, github, head }: SyncWorld): void {
   github.requests.length = 0;
   github.pullRequests = [];
   github.addPullRequest({ number: 7, head });
+}
+
+/**
+ * Each case of a file that changes the stand-in's answers (tokens, limits, refusals) or injects the
+ * service's faults: all of those back as the world started, then resetSyncWorld's start.
+ */
+export function resetSyncCase(fixture: SyncWorld): void {
+  const { github, world, settingsAtStart } = fixture;
+  github.reset();
+  github.settings = { ...settingsAtStart, limits: { ...settingsAtStart.limits } };
+  world.sim.clearFaults();
+  resetSyncWorld(fixture);
 }
 
 /** The environment of a step in GitHub run 901 on `event`. */
