@@ -7,6 +7,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { escapeHtml, html, Html, link, page, type PageResponse } from '../pages/html.js';
+import type { GitHubCount } from './counts.js';
 import type { GitHubStandIn, PostedStatus, PullRequest } from './stand-in.js';
 import { latestPerContext, statusesOf } from './statuses.js';
 
@@ -154,26 +155,36 @@ export function pullRequestPage(github: GitHubStandIn, pr: PullRequest): PageRes
           </div>`,
       )}
       <h2>Requests to GitHub for ${repository}</h2>
-      <table class="list" id="github-counts">
-        <tr>
-          <th>Token</th>
-          <th>REST reads</th>
-          <th>REST writes</th>
-          <th>GraphQL queries</th>
-          <th>GraphQL points</th>
-          <th>Refused</th>
-        </tr>
-        ${github.counts(repository).map(
-          (row) =>
-            html`<tr data-token="${row.token}">
-              <td>${row.token}</td>
-              <td>${row.restReads}</td>
-              <td>${row.restWrites}</td>
-              <td>${row.graphqlRequests}</td>
-              <td>${row.graphqlPoints}</td>
-              <td>${row.refused}</td>
-            </tr>`,
-        )}
-      </table>`,
+      ${countsTable(github.counts(repository))}`,
   });
+}
+
+/**
+ * What reached GitHub, one row per token (and repository, where `repositoryCell` says how to show it):
+ * the pull request's page and the simulator's overview show the same counts the same way.
+ */
+export function countsTable(rows: GitHubCount[], repositoryCell?: (repository: string) => Html): Html {
+  return html`<table class="list" id="github-counts">
+    <tr>
+      ${repositoryCell ? html`<th>Repository</th>` : ''}
+      <th>Token</th>
+      <th>REST reads</th>
+      <th>REST writes</th>
+      <th>GraphQL queries</th>
+      <th>GraphQL points</th>
+      <th>Refused</th>
+    </tr>
+    ${rows.map(
+      (row) =>
+        html`<tr data-token="${row.token}">
+          ${repositoryCell ? html`<td>${repositoryCell(row.repository)}</td>` : ''}
+          <td>${row.token}</td>
+          <td>${row.restReads}</td>
+          <td>${row.restWrites}</td>
+          <td>${row.graphqlRequests}</td>
+          <td>${row.graphqlPoints}</td>
+          <td>${row.refused}</td>
+        </tr>`,
+    )}
+  </table>`;
 }

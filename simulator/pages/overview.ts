@@ -15,7 +15,7 @@ import { isRunTerminal, isSessionTerminal } from '../../src/service/contract.js'
 import type { Registry } from '../accounts.js';
 import { notFound } from '../errors.js';
 import type { GitHubStandIn, PullRequest } from '../github/stand-in.js';
-import { checksOf, overallOf } from '../github/pr-page.js';
+import { checksOf, countsTable, overallOf } from '../github/pr-page.js';
 import { safeUrl } from '../log.js';
 import type { RecordedRequest, Route } from '../server.js';
 import type { SessionManager } from '../sessions.js';
@@ -228,29 +228,7 @@ export function overviewPage({
     const pr = github.openPullRequests(repository)[0];
     return pr ? pullRequestPath(pr) : null;
   };
-  const countTable = html`<table class="list" id="github-counts">
-    <tr>
-      <th>Repository</th>
-      <th>Token</th>
-      <th>REST reads</th>
-      <th>REST writes</th>
-      <th>GraphQL queries</th>
-      <th>GraphQL points</th>
-      <th>Refused</th>
-    </tr>
-    ${counts.map(
-      (row) =>
-        html`<tr data-token="${row.token}">
-          <td>${link(pageOfRepository(row.repository), row.repository)}</td>
-          <td>${row.token}</td>
-          <td>${row.restReads}</td>
-          <td>${row.restWrites}</td>
-          <td>${row.graphqlRequests}</td>
-          <td>${row.graphqlPoints}</td>
-          <td>${row.refused}</td>
-        </tr>`,
-    )}
-  </table>`;
+  const countTable = countsTable(counts, (repository) => link(pageOfRepository(repository), repository));
 
   const serviceTable = html`<table class="list" id="service-counts">
     <tr>
