@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { asPrinted, holds } from '../../testkit/docs/printed-text.js';
 import { API, problemsOf } from '../../testkit/world/sources.js';
 import { ROOT } from '../../testkit/runner/step.js';
+import { markerOf, parseMarker, posterOf } from '../../src/github/status-marker.js';
 
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const contributing = read('CONTRIBUTING.md');
@@ -87,7 +88,7 @@ describe("the CHANGELOG's Unreleased entry", () => {
     ],
     [
       'the shorter marker',
-      "The marker that ends each commit status's description is shorter. `sync-statuses` and the gate's shared-context check read both the old and the new form until the next major version: upgrade the gate and `sync-statuses` together.",
+      "`sync-statuses` and the gate's shared-context check read both the old and the new form until the next major version: upgrade the gate and `sync-statuses` together",
     ],
   ])('names %s', (_what, words) => {
     expect(unreleased).toContain(words);
@@ -104,6 +105,19 @@ describe("the CHANGELOG's Unreleased entry", () => {
     ['an optional session-id', 'default `SVC_DEVICE_SESSION_ID`'],
   ])('no longer says %s', (_what, words) => {
     expect(unreleased).not.toContain(words);
+  });
+
+  it("quotes the marker's two forms as the code writes and reads them, and their lengths", () => {
+    const [, compact, old] = /`(\[svc:~[^`]+\])` for `(\[svc:[^`]+\])`/.exec(unreleased) ?? [];
+    const poster = posterOf('123e4567-e89b-12d3-a456-426614174000', {
+      GITHUB_RUN_ID: '19283746501',
+      GITHUB_RUN_ATTEMPT: '1',
+    });
+    expect(compact).toBe(markerOf(poster));
+    expect(parseMarker(`words ${old}`)).toEqual(poster);
+    expect(unreleased).toContain(
+      `that is ${compact.length} of a description's 140 characters instead of ${old.length}`,
+    );
   });
 
   it('counts the commands there are, and names each in its sub-action entry', () => {

@@ -70,12 +70,13 @@ const NOT_OURS: { name: RegExp; why: string }[] = [
  * Whether a code span looks like a path of the repository: no space, a `/` or a file extension; not a
  * URL or a URL's path (`/_sim/state`, `/v2`), an expression (`${{ … }}`, `${…}`), an elision (`…/api`),
  * an assignment (`OPENSSL_CONF=/dev/null`), a package or an action at a version (`@actions/core`,
- * `…@v1`), a home file (`~/.npmrc`) or a bare extension (`.yml`).
+ * `…@v1`), a home file (`~/.npmrc`), a bare extension (`.yml`) or a commit status's marker
+ * (`[svc:~…/…]`).
  */
 function looksLikePath(span: string): boolean {
   if (/\s/.test(span) || !(span.includes('/') || /\.(?:[cm]?[jt]s|json|ya?ml|md|sh|txt|example)$/.test(span)))
     return false;
-  return !/^[a-z][\w+.-]*:|^\/|^~|\$\{|…|=|@|^\.\w+$/i.test(span);
+  return !/^[a-z][\w+.-]*:|^\/|^~|^\[|\$\{|…|=|@|^\.\w+$/i.test(span);
 }
 
 /**
