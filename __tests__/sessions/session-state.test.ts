@@ -6,6 +6,7 @@
  * process: the end-to-end tier's (__tests__/e2e/sessions-bundles.test.ts).
  */
 import { IN_PROCESS, renderLog, runAction, runPost } from '../../testkit/runner/in-process.js';
+import { VirtualClock } from '../../testkit/runner/step-clock.js';
 import { createWorld, mutateSessionReads, type World } from '../../testkit/world/world.js';
 import { sessionStarter, STOP_LEFT } from '../../testkit/world/session-fixtures.js';
 import { sharedWorldHooks } from '../../testkit/world/world-hooks.js';
@@ -29,8 +30,13 @@ it('a session that carries its connection before it is ready, then times out: it
       webPreviewUrl: `https://preview.example/s?token=${previewToken}`,
     };
   });
-  // 0.6 s: time enough for the reads that carry the connection (every 0.05 s), and no more.
-  const main = await start({ 'timeout-minutes': '0.01' });
+  // A minute of the step clock in 5 s polls: reads that carry the connection, then the timeout,
+  // however long the machine takes to answer.
+  const main = await IN_PROCESS.runAction({
+    entry: 'start-device-session',
+    inputs: { ...world.api, platform: 'ios', 'timeout-minutes': '1', 'poll-interval-seconds': '5' },
+    clock: new VirtualClock(),
+  });
   expect(main.exitCode).toBe(1);
   expect(renderLog(main.stdout)).toContain('was not ready within timeout-minutes');
   // Registered as secrets as soon as they were read, so the runner hides them everywhere.
