@@ -329,8 +329,9 @@ describe('run-workflow on a run that waits for approval, and the job graph', () 
     for (const [action, result] of await both({
       workflow: 'release.yml',
       'on-action-required': 'fail',
-      // Without the feature the step would wait: fail fast then.
-      'timeout-minutes': '0.05',
+      // Without the feature the step would wait: fail then, after 30 s, ten times and more what a
+      // busy machine's simulator takes to reach the approval (the 3 s of old could be used up first).
+      'timeout-minutes': '0.5',
     })) {
       const simRun = simRunOf(result);
       expect({ action, exitCode: result.exitCode }).toEqual({ action, exitCode: 1 });
