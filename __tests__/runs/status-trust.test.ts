@@ -455,12 +455,18 @@ describe('7. descriptions that are true', () => {
         report.requiredJobKeys = ['e2e'];
       }
     });
-    // e2e ends once the step has posted the report skipped: the step sees e2e going, then succeeded,
-    // however late a busy machine let it read (a 400 ms job could end before its first read).
+    // e2e ends once the step has posted the report skipped and e2e has started: the step sees e2e
+    // going, then succeeded, however late a busy machine let it read (a 400 ms job could end before
+    // its first read). The report may be posted skipped while e2e still waits for build: ending e2e
+    // then would be ending a job that has not started.
     world.sim.setJobBehaviour('e2e', { durationMs: 600_000 });
     const pending = gate({ jobs: 'report' });
-    await until(() => github.statuses.some((status) => status.context === 'svc/pipeline/report'));
-    world.sim.finishJob(world.sim.runs()[0].id, 'e2e');
+    const running = await until(() =>
+      github.statuses.some((status) => status.context === 'svc/pipeline/report')
+        ? world.sim.runs().find((run) => run.jobs.find((job) => job.key === 'e2e')?.status === 'in-progress')
+        : undefined,
+    );
+    world.sim.finishJob(running.id, 'e2e');
     const run = await pending;
     const said = github.statuses.filter((status) => status.context === 'svc/pipeline/report').map(words);
     expect(said[0]).toBe('Skipped');
