@@ -125,18 +125,20 @@ function noAnswerReason(error: unknown): string {
   return oneLine(String(cause?.message ?? 'no answer'), 80);
 }
 
+/** When a limit ends, as GitHub said (a primary limit's reset, a secondary limit's retry-after), if it said. */
+function limitEndsAt(answer: GitHubAnswer): number | undefined {
+  if (answer.kind === 'primary-limit') return answer.resetAt;
+  if (answer.kind === 'secondary-limit') return answer.retryAt;
+  return undefined;
+}
+
 /**
  * How long to wait before trying once more, when that is worth it: a limit that ends within
  * `maxWaitMs` (its `retry-after`, or for a spent hour `x-ratelimit-reset`). Undefined: not a limit,
  * or one that lasts longer (the sync then stops its GitHub work until its next call).
  */
 export function waitWithin(answer: GitHubAnswer, now: number, maxWaitMs: number): number | undefined {
-  const until =
-    answer.kind === 'primary-limit'
-      ? answer.resetAt
-      : answer.kind === 'secondary-limit'
-        ? answer.retryAt
-        : undefined;
+  const until = limitEndsAt(answer);
   if (until === undefined) return undefined;
   const wait = Math.max(1_000, until - now);
   return wait <= maxWaitMs ? wait : undefined;
@@ -144,12 +146,7 @@ export function waitWithin(answer: GitHubAnswer, now: number, maxWaitMs: number)
 
 /** The time a limit ends, in UTC, or "later" words when GitHub did not say. */
 export function whenLimitEnds(answer: GitHubAnswer): string {
-  const until =
-    answer.kind === 'primary-limit'
-      ? answer.resetAt
-      : answer.kind === 'secondary-limit'
-        ? answer.retryAt
-        : undefined;
+  const until = limitEndsAt(answer);
   if (until === undefined)
     return answer.kind === 'secondary-limit'
       ? 'GitHub gave no time; it asks to wait at least a minute'
