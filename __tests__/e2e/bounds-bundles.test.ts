@@ -12,7 +12,7 @@
  * can fail on a busy machine: the bound of writes grows with the step's duration as measured around it.
  */
 import { BUNDLES, type ActionRun } from '../../testkit/runner/step.js';
-import { createWorld, until, type World } from '../../testkit/world/world.js';
+import { createWorld, mutateRunReads, until, type World } from '../../testkit/world/world.js';
 import { ONE_BUILD, workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn } from '../../simulator/index.js';
 import {
@@ -23,8 +23,6 @@ import {
 } from '../../testkit/world/github-world.js';
 import { createTrustWorld, trustGate, type TrustWorld } from '../../testkit/world/status-fixtures.js';
 import { jobOutputsBytes } from '../../testkit/world/huge-fixtures.js';
-
-type RunAnswer = { data?: { status?: string; jobs?: Array<Record<string, unknown>> } };
 
 describe('the bounded posts: a 5-job run whose jobs flap on every read', () => {
   let fixture: TrustWorld;
@@ -47,19 +45,10 @@ describe('the bounded posts: a 5-job run whose jobs flap on every read', () => {
     // The jobs run until the test ends them: once the step has read them flapping 40 times.
     for (const key of keys) world.sim.setJobBehaviour(key, { durationMs: 600_000 });
     let reads = 0;
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/workflows\/runs\//,
-      times: 100_000,
-      kind: 'mutate',
-      mutate: (json) => {
-        const run = (json as RunAnswer).data;
-        if (!run?.jobs) return json;
-        reads++;
-        if (run.status !== 'success')
-          for (const job of run.jobs) job.status = reads % 2 ? 'new' : 'in-progress';
-        return json;
-      },
+    mutateRunReads(world, (run) => {
+      reads++;
+      if (run.status !== 'success')
+        for (const job of run.jobs) job.status = reads % 2 ? 'new' : 'in-progress';
     });
     const pending = trustGate(BUNDLES, fixture, { workflow: 'flap.yml', 'git-ref': 'flap' });
     await until(() => reads > 40, 60_000);
@@ -104,16 +93,8 @@ describe('the bounded outputs: jobs whose outputs are huge', () => {
   afterAll(() => world.sim.close());
 
   it('each job 200 KiB of outputs: the outputs of jobs hold the first job in pipeline order, under 512 KiB, one warning says two were left out', async () => {
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/workflows\/runs\//,
-      times: 100_000,
-      kind: 'mutate',
-      mutate: (json) => {
-        for (const job of (json as RunAnswer).data?.jobs ?? [])
-          job.outputs = { blob: `${String(job.key)}:${'x'.repeat(200 * KIB)}` };
-        return json;
-      },
+    mutateRunReads(world, ({ jobs }) => {
+      for (const job of jobs) job.outputs = { blob: `${String(job.key)}:${'x'.repeat(200 * KIB)}` };
     });
     const run = await BUNDLES.runStep('run-workflow', {
       inputs: { ...world.api, workflow: 'three.yml', 'git-ref': 'main', 'poll-interval-seconds': '0.05' },

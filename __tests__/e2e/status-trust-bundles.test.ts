@@ -18,7 +18,13 @@
  * One write a second is real time here: the gates that post use a one-job workflow (two contexts).
  */
 import { BUNDLES, type ActionRun } from '../../testkit/runner/step.js';
-import { apiRequests, followRunStep, serviceRequests, type World } from '../../testkit/world/world.js';
+import {
+  apiRequests,
+  followRunStep,
+  mutateRunReads,
+  serviceRequests,
+  type World,
+} from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn } from '../../simulator/index.js';
 import {
@@ -92,17 +98,7 @@ describe("the statuses' trust: success only for the step's own verdict on that e
   });
 
   it('a run that names no whole commit: no state is set, and a warning says why', async () => {
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/workflows\/runs\//,
-      times: 100_000,
-      kind: 'mutate',
-      mutate: (json) => {
-        const data = (json as { data?: { gitCommitHash?: string } }).data;
-        if (data) data.gitCommitHash = 'abc1234';
-        return json;
-      },
-    });
+    mutateRunReads(world, (run) => (run.gitCommitHash = 'abc1234'));
     const run = await gate({});
     expect(run.exitCode).toBe(0);
     expect(github.statuses).toEqual([]);
@@ -127,17 +123,9 @@ describe("the statuses' trust: success only for the step's own verdict on that e
   });
 
   it("a job key that echoes the step's token never becomes a context; the other contexts are posted", async () => {
-    world.sim.injectFault({
-      method: 'GET',
-      path: /^\/v2\/workflows\/runs\//,
-      times: 100_000,
-      kind: 'mutate',
-      mutate: (json) => {
-        const jobs = (json as { data?: { jobs?: Array<Record<string, unknown>> } }).data?.jobs;
-        if (jobs?.[0])
-          jobs.push({ ...jobs[0], id: '0c0c0c0c-0000-4000-8000-00000000000c', key: `leak-${world.token}` });
-        return json;
-      },
+    mutateRunReads(world, ({ jobs }) => {
+      if (jobs[0])
+        jobs.push({ ...jobs[0], id: '0c0c0c0c-0000-4000-8000-00000000000c', key: `leak-${world.token}` });
     });
     const run = await oneJobGate();
     expect(run.exitCode).toBe(0);

@@ -16,7 +16,7 @@
  */
 import { virtualStepClockEachTest } from '../../testkit/world/world-hooks.js';
 import { IN_PROCESS, runStep, type ActionRun } from '../../testkit/runner/in-process.js';
-import { followRunStep, until, type World } from '../../testkit/world/world.js';
+import { followRunStep, mutateRunReads, until, type World } from '../../testkit/world/world.js';
 import { workflow } from '../../testkit/docs/workflows.js';
 import type { GitHubStandIn, PostedStatus } from '../../simulator/index.js';
 import { markerOf, parseMarker } from '../../src/github/status-marker.js';
@@ -66,24 +66,6 @@ function gate(
 const words = (status: PostedStatus | undefined) => statusWords(status?.description);
 const statusPosts = () => statusPostsTo(github);
 
-/** Makes every read of a run answer what `mutate` makes of it (the service as the test wants it). */
-function mutateRunReads(
-  mutate: (run: Record<string, unknown> & { jobs: Array<Record<string, unknown>> }) => void,
-): void {
-  world.sim.injectFault({
-    method: 'GET',
-    path: /^\/v2\/workflows\/runs\//,
-    times: 100_000,
-    kind: 'mutate',
-    mutate: (json) => {
-      const data = (json as { data?: Record<string, unknown> & { jobs: Array<Record<string, unknown>> } })
-        .data;
-      if (data?.jobs) mutate(data);
-      return json;
-    },
-  });
-}
-
 describe('1. commit binding: every state on the run’s own commit, never before the read that shows it', () => {
   it('wait-for-run refuses a run of another commit: no state is set anywhere', async () => {
     const dispatched = await runStep('run-workflow', {
@@ -130,7 +112,7 @@ describe('1. commit binding: every state on the run’s own commit, never before
   });
 
   it('a run that names no whole commit sets no state, and says why', async () => {
-    mutateRunReads((run) => (run.gitCommitHash = 'abc1234'));
+    mutateRunReads(world, (run) => (run.gitCommitHash = 'abc1234'));
     const run = await gate({});
     expect(run.exitCode).toBe(0);
     expect(github.statuses).toEqual([]);
@@ -188,7 +170,7 @@ describe('1. the comment names the commit the run tested', () => {
 describe('2. one context, one job', () => {
   it('a key the service lists twice (or two keys the contract flattens to one): error, never the last job listed', async () => {
     world.sim.setJobBehaviour('e2e', { outcome: 'failure' });
-    mutateRunReads((run) => {
+    mutateRunReads(world, (run) => {
       const e2e = run.jobs.find((job) => job.key === 'e2e');
       // `e2e` again, written with a line break the contract flattens: the same key to the action.
       if (e2e)
@@ -388,7 +370,7 @@ describe('5. bounded', () => {
     // The jobs run until the test ends them: once the step has read them flapping more than ten times.
     for (let i = 0; i < 100; i++) world.sim.setJobBehaviour(`job_${i}`, { durationMs: 600_000 });
     let reads = 0;
-    mutateRunReads((run) => {
+    mutateRunReads(world, (run) => {
       reads++;
       if (run.status === 'success') return;
       for (const job of run.jobs) job.status = reads % 2 ? 'new' : 'in-progress';
@@ -447,7 +429,7 @@ describe('7. descriptions that are true', () => {
   });
 
   it('a skipped job names a needed job only once that job has ended without success', async () => {
-    mutateRunReads((run) => {
+    mutateRunReads(world, (run) => {
       const report = run.jobs.find((job) => job.key === 'report');
       const e2e = run.jobs.find((job) => job.key === 'e2e');
       if (report && e2e && e2e.status !== 'success') {

@@ -79,6 +79,27 @@ export function mutateSessionReads(world: World, mutate: (session: SessionAnswer
   });
 }
 
+/** A workflow run's answer as a test may rewrite it: the fields the action reads. */
+export type RunAnswer = Record<string, unknown> & { status?: string; jobs: Array<Record<string, unknown>> };
+
+/**
+ * Rewrites every read of a workflow run (`GET /v2/workflows/runs/:id`) that carries its jobs before it
+ * is sent: the service as the test wants it.
+ */
+export function mutateRunReads(world: World, mutate: (run: RunAnswer) => void): void {
+  world.sim.injectFault({
+    method: 'GET',
+    path: /^\/v2\/workflows\/runs\//,
+    times: 100_000,
+    kind: 'mutate',
+    mutate: (json) => {
+      const data = (json as { data?: RunAnswer }).data;
+      if (data?.jobs) mutate(data);
+      return json;
+    },
+  });
+}
+
 /**
  * Stops, through the service's own stop route, every session a test left running (on purpose:
  * `auto-stop: false`, a post step the test did not run), so the next test starts with none.
