@@ -214,7 +214,9 @@ export function secretAudit(label: string, debugEnv: Record<string, string>): vo
 
       it('a readiness timeout', async () => {
         world.sim.setSessionBehaviour({ readinessDelayMs: 60_000 });
-        const main = await startSession({ 'timeout-minutes': '0.005' });
+        // 3 s, not 0.3: time for a busy machine's create to be answered first, and still far from the
+        // 60 s readiness, so the step always ends by its timeout.
+        const main = await startSession({ 'timeout-minutes': '0.05' });
         expect(main.exitCode).toBe(1);
         audit(main, await post(main));
       });
